@@ -1,0 +1,43 @@
+/** Turns what the SDK throws into one plain sentence a user can act on. Never includes a key. */
+import OpenAI from "openai";
+
+const statusHints: Record<number, string> = {
+  400: "the provider rejected the request",
+  401: "the API key was not accepted; check the key in Settings → Providers",
+  403: "the API key is not allowed to do this",
+  404: "the address was not found; check the base URL (it usually ends in /v1)",
+  408: "the provider timed out",
+  413: "the request is too large for this provider",
+  429: "the provider is rate limiting you or your credit ran out; wait a moment or add credit",
+  500: "the provider had an internal error",
+  502: "the provider's gateway failed",
+  503: "the provider is overloaded or down",
+  504: "the provider's gateway timed out",
+};
+
+const messageOf = (err: InstanceType<typeof OpenAI.APIError>): string => {
+  const body = err.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === "string" && body.message) return body.message;
+  return "";
+};
+
+export function describeProviderError(err: unknown, providerName: string, baseURL: string): string {
+  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    return `${providerName} did not answer in time (${baseURL}). Check that it is running and reachable.`;
+  }
+  if (err instanceof OpenAI.APIConnectionError) {
+    const cause = (err.cause as { code?: string; message?: string } | undefined) ?? {};
+    const why = cause.code === "ECONNREFUSED" ? "connection refused" : cause.code || cause.message || "connection failed";
+    return `Could not reach ${providerName} at ${baseURL}: ${why}. Check the base URL and that the server is running.`;
+  }
+  if (err instanceof OpenAI.APIError && typeof err.status === "number") {
+    const hint = statusHints[err.status] ?? (err.status >= 500 ? "the provider had an error" : "the request failed");
+    const detail = messageOf(err);
+    return `${providerName} answered ${err.status}: ${hint}.${detail ? ` It said: "${detail.slice(0, 300)}"` : ""}`;
+  }
+  if (err instanceof SyntaxError) {
+    return `${providerName} answered something that is not valid JSON; check that ${baseURL} is an OpenAI-compatible endpoint.`;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return `${providerName} failed: ${message}`;
+}

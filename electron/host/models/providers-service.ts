@@ -1,0 +1,111 @@
+/**
+ * Providers the user added (SPEC §4, §6.1): list with key state, save (key to the vault first,
+ * all or nothing), remove, and "Test connection" through the provider's `/models`.
+ */
+import type { SettingsStore } from "../config/settings-store.js";
+import type { ProviderConfig } from "../config/config-schema.js";
+import { createProviderClient } from "../llm/provider-client.js";
+import { describeProviderError } from "../llm/provider-errors.js";
+import { RpcError } from "../rpc/errors.js";
+import type { ProvidersSaveParams, ProviderView } from "../rpc/methods/providers.js";
+import type { Vault } from "../secrets/vault.js";
+
+const modelsTimeoutMs = 15_000;
+
+export function validateBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new RpcError("invalid_params", `base_url "${raw}" is not a URL; it looks like https://host/v1`, {
+      key: "base_url",
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new RpcError("invalid_params", "base_url must start with http:// or https://", { key: "base_url" });
+  }
+  if (url.username || url.password) {
+    throw new RpcError("invalid_params", "base_url must not hold credentials; put the key in the API key field", {
+      key: "base_url",
+    });
+  }
+  return url.toString().replace(/\/+$/, "");
+}
+
+export class ProvidersService {
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly vault: Vault,
+  ) {}
+
+  private config(id: string): ProviderConfig {
+    const provider = this.settings.get().providers[id];
+    if (!provider) throw new RpcError("not_found", `No provider "${id}"; add it in Settings → Providers first.`);
+    return provider;
+  }
+
+  async view(id: string, provider: ProviderConfig): Promise<ProviderView> {
+    const keyHint = await this.vault.keyHint(id, provider.key_env ?? null).catch(() => null);
+    return {
+      id,
+      name: provider.name,
+      base_url: provider.base_url,
+      key_env: provider.key_env ?? null,
+      hasKey: keyHint !== null,
+      keyHint,
+    };
+  }
+
+  async list(): Promise<{ providers: ProviderView[] }> {
+    const entries = Object.entries(this.settings.get().providers);
+    return { providers: await Promise.all(entries.map(([id, p]) => this.view(id, p))) };
+  }
+
+  async save(params: ProvidersSaveParams): Promise<{ provider: ProviderView }> {
+    const base_url = validateBaseUrl(params.base_url);
+    const next: ProviderConfig = { ...this.settings.get().providers[params.id], name: params.name.trim(), base_url };
+    if (params.key_env) next.key_env = params.key_env;
+    else delete next.key_env;
+
+    const apiKey = params.apiKey?.trim();
+    // The key goes first: when the keychain refuses it, nothing at all is written.
+    const previousKey = apiKey ? await this.vault.getKey(params.id) : null;
+    if (apiKey) await this.vault.setKey(params.id, apiKey);
+    try {
+      this.settings.set(`providers.${params.id}`, next);
+    } catch (err) {
+      if (apiKey) {
+        if (previousKey) await this.vault.setKey(params.id, previousKey).catch(() => undefined);
+        else await this.vault.deleteKey(params.id).catch(() => undefined);
+      }
+      throw err;
+    }
+    return { provider: await this.view(params.id, next) };
+  }
+
+  async remove(id: string): Promise<Record<string, never>> {
+    const provider = this.config(id);
+    for (const profile of [undefined, ...(provider.profiles ?? [])]) {
+      await this.vault.deleteKey(id, profile);
+    }
+    this.settings.update((doc) => {
+      if (doc.providers) delete doc.providers[id];
+      if (doc.model?.provider === id) doc.model = { provider: "", model: "" };
+      if (doc.fallback_providers) doc.fallback_providers = doc.fallback_providers.filter((f) => f.provider !== id);
+    });
+    return {};
+  }
+
+  async models(id: string): Promise<{ models: string[] }> {
+    const provider = this.config(id);
+    const apiKey = await this.vault.resolveKey(id, provider.key_env ?? null);
+    const client = createProviderClient({ baseURL: provider.base_url, apiKey, timeoutMs: modelsTimeoutMs });
+    try {
+      const page = await client.models.list();
+      const ids = page.data.map((m) => m.id).filter((m): m is string => typeof m === "string");
+      return { models: [...new Set(ids)].sort((a, b) => a.localeCompare(b)) };
+    } catch (err) {
+      throw new RpcError("provider_error", describeProviderError(err, provider.name, provider.base_url));
+    }
+  }
+}

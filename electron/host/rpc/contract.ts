@@ -1,0 +1,31 @@
+/**
+ * The method table: the single source the router dispatches from, the renderer client is typed
+ * from, and the preload exposes. A method that isn't here doesn't exist.
+ */
+import type { MethodSpec } from "./define.js";
+import { hostMethods } from "./methods/host.js";
+import { modelMethods } from "./methods/model.js";
+import { providerMethods } from "./methods/providers.js";
+import { settingsMethods } from "./methods/settings.js";
+
+export const methodTable = {
+  ...hostMethods,
+  ...settingsMethods,
+  ...providerMethods,
+  ...modelMethods,
+} as const;
+
+export type MethodTable = typeof methodTable;
+export type MethodName = keyof MethodTable;
+
+type SpecTypes<S> = S extends MethodSpec<infer P, infer R> ? { params: P; result: R } : never;
+export type ParamsOf<M extends MethodName> = SpecTypes<MethodTable[M]>["params"];
+export type ResultOf<M extends MethodName> = SpecTypes<MethodTable[M]>["result"];
+
+export const methodNames = Object.keys(methodTable) as MethodName[];
+
+export const isMethodName = (name: string): name is MethodName =>
+  Object.prototype.hasOwnProperty.call(methodTable, name);
+
+/** IPC channel names shared by main.ts and preload.ts. */
+export const ipcChannels = { request: "hermes:rpc", event: "hermes:event" } as const;

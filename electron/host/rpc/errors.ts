@@ -1,0 +1,62 @@
+/**
+ * Stable error reasons carried in `error.data.reason` (SPEC §11). Clients branch on these,
+ * never on message text.
+ */
+export type ErrorReason =
+  | "invalid_params"
+  | "invalid_request"
+  | "method_not_found"
+  | "unauthorized"
+  | "keychain_unavailable"
+  | "not_found"
+  | "conflict"
+  | "provider_error"
+  | "store_error"
+  | "plugin_not_found"
+  | "plugin_rpc_failed"
+  | "internal_error";
+
+/** JSON-RPC 2.0 error codes, with an app range for reasons JSON-RPC has no code for. */
+export const errorCodes: Record<ErrorReason, number> = {
+  invalid_request: -32600,
+  method_not_found: -32601,
+  invalid_params: -32602,
+  internal_error: -32603,
+  unauthorized: -32001,
+  keychain_unavailable: -32002,
+  not_found: -32003,
+  conflict: -32004,
+  provider_error: -32005,
+  store_error: -32006,
+  plugin_not_found: -32010,
+  plugin_rpc_failed: -32011,
+};
+
+export interface RpcErrorData {
+  reason: ErrorReason;
+  /** The dotted settings key or param path an `invalid_params` error is about. */
+  key?: string;
+  [extra: string]: unknown;
+}
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data: RpcErrorData;
+}
+
+/** An error a method handler raises on purpose; its message is shown to the user as is. */
+export class RpcError extends Error {
+  override readonly name = "RpcError";
+  constructor(
+    readonly reason: ErrorReason,
+    message: string,
+    readonly extra: Omit<RpcErrorData, "reason"> = {},
+  ) {
+    super(message);
+  }
+
+  toObject(): RpcErrorObject {
+    return { code: errorCodes[this.reason], message: this.message, data: { ...this.extra, reason: this.reason } };
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Dispatches JSON-RPC requests from any transport through the method table: frame checks, ajv
+ * param validation, then the handler. Every failure becomes an error frame with a stable reason.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { isMethodName, methodTable, type MethodName, type ParamsOf, type ResultOf } from "./contract.js";
+import { RpcError, errorCodes, type RpcErrorObject } from "./errors.js";
+import type { RequestId, ResponseFrame } from "./frames.js";
+
+/** Who is calling: the transport fills this in; handlers use it for scoping (e.g. gatewaySessionKey). */
+export interface CallContext {
+  /** Stable id of the window or connection that sent the request. */
+  connectionId: string;
+}
+
+export type Handler<M extends MethodName> = (params: ParamsOf<M>, ctx: CallContext) => Promise<ResultOf<M>>;
+export type HandlerTable = { [M in MethodName]: Handler<M> };
+
+/** Maps an error a service threw to the frame the client sees; returns null for unexpected errors. */
+export type ErrorMapper = (err: unknown) => RpcError | null;
+
+export interface Router {
+  handle(frame: unknown, ctx: CallContext): Promise<ResponseFrame | null>;
+}
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validators = new Map<MethodName, ValidateFunction>(
+  (Object.keys(methodTable) as MethodName[]).map((name) => [name, ajv.compile(methodTable[name].params)]),
+);
+
+/** "params.base_url must be string" — names the field so the caller knows what to fix. */
+export function describeParamError(error: ErrorObject): { message: string; key: string } {
+  const missing = error.keyword === "required" ? (error.params as { missingProperty: string }).missingProperty : "";
+  const extra =
+    error.keyword === "additionalProperties"
+      ? (error.params as { additionalProperty: string }).additionalProperty
+      : "";
+  const path = error.instancePath.split("/").filter(Boolean).join(".");
+  const key = [path, missing || extra].filter(Boolean).join(".");
+  const where = key ? `params.${key}` : "params";
+  if (missing) return { key, message: `${where} is required` };
+  if (extra) return { key, message: `${where} is not a known parameter` };
+  if (error.keyword === "enum") {
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.join(", ");
+    return { key, message: `${where} must be one of ${allowed}` };
+  }
+  return { key, message: `${where} ${error.message ?? "is invalid"}` };
+}
+
+export function createRouter(handlers: HandlerTable, mapError: ErrorMapper, logError: (e: unknown) => void): Router {
+  const fail = (id: RequestId | null, error: RpcErrorObject): ResponseFrame => ({ jsonrpc: "2.0", id, error });
+
+  return {
+    async handle(frame, ctx) {
+      if (typeof frame !== "object" || frame === null || Array.isArray(frame)) {
+        return fail(null, new RpcError("invalid_request", "A request must be a JSON-RPC 2.0 object").toObject());
+      }
+      const { jsonrpc, id, method, params } = frame as Record<string, unknown>;
+      const requestId = typeof id === "string" || typeof id === "number" ? id : null;
+      if (jsonrpc !== "2.0" || typeof method !== "string" || requestId === null) {
+        return fail(
+          requestId,
+          new RpcError("invalid_request", 'A request needs jsonrpc "2.0", a string method and an id').toObject(),
+        );
+      }
+      if (!isMethodName(method)) {
+        return fail(requestId, new RpcError("method_not_found", `Unknown method "${method}"`).toObject());
+      }
+      const input = params ?? {};
+      const validate = validators.get(method)!;
+      if (!validate(input)) {
+        const first = validate.errors?.[0];
+        const { message, key } = first ? describeParamError(first) : { message: "params are invalid", key: "" };
+        return fail(requestId, new RpcError("invalid_params", message, { key }).toObject());
+      }
+      try {
+        const handler = handlers[method] as (p: unknown, c: CallContext) => Promise<unknown>;
+        const result = await handler(input, ctx);
+        return { jsonrpc: "2.0", id: requestId, result: result ?? {} };
+      } catch (err) {
+        const mapped = err instanceof RpcError ? err : mapError(err);
+        if (mapped) return fail(requestId, mapped.toObject());
+        logError(err);
+        return fail(requestId, {
+          code: errorCodes.internal_error,
+          message: "The host hit an unexpected error; details are in logs/agent.log.",
+          data: { reason: "internal_error" },
+        });
+      }
+    },
+  };
+}

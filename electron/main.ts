@@ -1,0 +1,114 @@
+/**
+ * Electron entry: one window on the app:// origin, the host behind IPC, and Electron's security
+ * checklist applied. Thin on purpose: everything testable lives in the host.
+ */
+import { app, BrowserWindow, ipcMain, net, protocol, session, type IpcMainInvokeEvent } from "electron";
+import { dirname, join, normalize, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { appVersion } from "./app-version.js";
+import { parseLaunchArgs } from "./cli-args.js";
+import { createHost, type Host } from "./host/host.js";
+import { ipcChannels } from "./host/rpc/contract.js";
+import { createKeytarVault } from "./host/secrets/vault.js";
+import {
+  appContentSecurityPolicy,
+  appOrigin,
+  appScheme,
+  appWindowPreferences,
+  isAllowedNavigation,
+  isTrustedSender,
+} from "./window-security.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const rendererDir = join(here, "..", "renderer");
+let host: Host | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+function serveRenderer(): void {
+  protocol.handle(appScheme, async (request) => {
+    const path = new URL(request.url).pathname;
+    const file = normalize(join(rendererDir, path === "/" ? "index.html" : decodeURIComponent(path)));
+    if (!file.startsWith(rendererDir + sep)) return new Response("Not found", { status: 404 });
+    const response = await net.fetch(pathToFileURL(file).toString()).catch(() => null);
+    const body = response?.ok ? response : await net.fetch(pathToFileURL(join(rendererDir, "index.html")).toString());
+    const headers = new Headers(body.headers);
+    headers.set("Content-Security-Policy", appContentSecurityPolicy);
+    headers.set("X-Content-Type-Options", "nosniff");
+    return new Response(body.body, { status: 200, headers });
+  });
+}
+
+function trusted(event: IpcMainInvokeEvent): boolean {
+  return isTrustedSender({
+    frameUrl: event.senderFrame?.url,
+    isMainFrame: event.senderFrame === event.sender.mainFrame,
+    isAppWindow: mainWindow !== undefined && event.sender === mainWindow.webContents,
+  });
+}
+
+function createWindow(): void {
+  mainWindow = new BrowserWindow({
+    width: 1200,
+    height: 800,
+    minWidth: 720,
+    minHeight: 480,
+    title: "Hermes Desktop",
+    show: false,
+    webPreferences: appWindowPreferences(join(here, "preload.cjs")),
+  });
+  mainWindow.once("ready-to-show", () => mainWindow?.show());
+  mainWindow.on("closed", () => (mainWindow = undefined));
+  void mainWindow.loadURL(`${appOrigin}/`);
+}
+
+void app.whenReady().then(() => {
+  const args = parseLaunchArgs(process.argv.slice(1));
+  const home = args.home ?? process.env.HERMES_DESKTOP_HOME ?? app.getPath("userData");
+  host = createHost({ home, vault: createKeytarVault(), mode: "desktop", version: appVersion() });
+
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  serveRenderer();
+
+  ipcMain.handle(ipcChannels.request, async (event, frame: { method?: unknown; params?: unknown }) => {
+    if (!trusted(event) || !host) {
+      return { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Untrusted sender", data: { reason: "unauthorized" } } };
+    }
+    return host.router.handle(
+      { jsonrpc: "2.0", id: 1, method: frame?.method, params: frame?.params },
+      { connectionId: `window:${event.sender.id}` },
+    );
+  });
+  host.events.subscribe((frame) => mainWindow?.webContents.send(ipcChannels.event, frame));
+
+  createWindow();
+  app.on("activate", () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+
+app.on("web-contents-created", (_event, contents) => {
+  contents.setWindowOpenHandler(() => ({ action: "deny" }));
+  contents.on("will-navigate", (event, url) => {
+    if (!isAllowedNavigation(url)) event.preventDefault();
+  });
+  contents.on("will-attach-webview", (event) => event.preventDefault());
+});
+
+app.on("second-instance", () => {
+  if (mainWindow?.isMinimized()) mainWindow.restore();
+  mainWindow?.focus();
+});
+
+app.on("window-all-closed", () => {
+  if (process.platform !== "darwin") app.quit();
+});
+
+app.on("will-quit", () => void host?.close());

@@ -1,0 +1,82 @@
+/** Serves the built renderer with the headers a desktop-grade page needs (CSP, no sniffing). */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
+import { extname, join, normalize, sep } from "node:path";
+
+const mimeTypes: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".map": "application/json; charset=utf-8",
+};
+
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function securityHeaders(port: number): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(port),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+  };
+}
+
+/** Resolves a URL path inside `root`, or null when it would escape it. */
+function resolveInside(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  const candidate = normalize(join(root, decoded));
+  return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep) ? candidate : null;
+}
+
+export async function serveStatic(root: string, urlPath: string, res: ServerResponse, port: number): Promise<void> {
+  const headers = securityHeaders(port);
+  const target = resolveInside(root, urlPath === "/" ? "/index.html" : urlPath);
+  let file = target;
+  let info = file ? await stat(file).catch(() => null) : null;
+  if (!info?.isFile()) {
+    // Client-side routes fall back to the app shell; asset-looking paths get a real 404.
+    if (extname(urlPath)) {
+      res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" }).end("Not found");
+      return;
+    }
+    file = join(root, "index.html");
+    info = await stat(file).catch(() => null);
+    if (!info?.isFile()) {
+      res
+        .writeHead(503, { ...headers, "Content-Type": "text/plain; charset=utf-8" })
+        .end("The web UI is not built yet: run `npm run build`.");
+      return;
+    }
+  }
+  const type = mimeTypes[extname(file!)] ?? "application/octet-stream";
+  const cache = file!.endsWith("index.html") ? "no-store" : "public, max-age=31536000, immutable";
+  res.writeHead(200, { ...headers, "Content-Type": type, "Content-Length": info.size, "Cache-Control": cache });
+  createReadStream(file!).pipe(res);
+}

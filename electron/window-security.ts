@@ -1,0 +1,55 @@
+/**
+ * Electron's security checklist as data and pure checks, so they are tested without Electron:
+ * the window's webPreferences, the app origin, which IPC senders and navigations are trusted.
+ */
+export const appScheme = "app";
+export const appOrigin = `${appScheme}://hermes`;
+
+export function appWindowPreferences(preloadPath: string) {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: true,
+  } as const;
+}
+
+export const appContentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Only the app's own top-level page, in the window we created, may call the host. */
+export function isTrustedSender(sender: { frameUrl: string | undefined; isMainFrame: boolean; isAppWindow: boolean }) {
+  if (!sender.isAppWindow || !sender.isMainFrame || !sender.frameUrl) return false;
+  try {
+    return new URL(sender.frameUrl).origin === appOrigin;
+  } catch {
+    return false;
+  }
+}
+
+/** In-app navigation stays on the app origin; everything else is refused. */
+export function isAllowedNavigation(url: string): boolean {
+  try {
+    return new URL(url).origin === appOrigin;
+  } catch {
+    return false;
+  }
+}

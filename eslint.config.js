@@ -1,0 +1,35 @@
+import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules", "out", "dist", "test-results", "playwright-report", ".bench"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "electron", message: "Only electron/main.ts and electron/preload.ts may import electron." }] },
+      ],
+    },
+  },
+  {
+    files: ["electron/main.ts", "electron/preload.ts", "test/host/shell/**"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
+    files: ["renderer/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { "react-hooks": reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ["plugins/**/*.js", "scripts/**/*.mjs"],
+    rules: { "@typescript-eslint/consistent-type-imports": "off" },
+  },
+);

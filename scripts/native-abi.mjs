@@ -1,0 +1,20 @@
+// better-sqlite3 is built for one runtime at a time: Node's ABI (tests, web mode) or Electron's
+// (the desktop app). This keeps a stamp of which one and rebuilds when the other is needed.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const stamp = join(root, "node_modules", ".hermes-native-abi");
+
+export const currentNativeAbi = () => (existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "node");
+
+export function ensureNativeAbi(target) {
+  if (currentNativeAbi() === target) return;
+  console.log(`Rebuilding native modules for ${target === "electron" ? "Electron" : "Node"}…`);
+  const bin = join(root, "node_modules", ".bin");
+  if (target === "electron") execFileSync(join(bin, "electron-builder"), ["install-app-deps"], { cwd: root, stdio: "inherit" });
+  else execFileSync("npm", ["rebuild", "better-sqlite3", "keytar"], { cwd: root, stdio: "inherit" });
+  writeFileSync(stamp, target);
+}

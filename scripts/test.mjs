@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// `npm test`: type-check, lint, layering, build, vitest, Playwright e2e in a real Chromium and the
+// packaging smoke; ends with one line `N passed, N failed` over every suite.
+// Where no session bus answers, it re-runs itself under dbus-run-session with a throwaway,
+// unlocked gnome-keyring so the keychain tests run against a real Secret Service.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findChromium } from "./find-chromium.mjs";
+import { ensureNativeAbi } from "./native-abi.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const which = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout.trim() || null;
+const missing = (what, pkg) => {
+  console.error(`npm test needs ${what}: install it (Debian/Ubuntu: sudo apt-get install ${pkg}).`);
+  process.exit(1);
+};
+
+const chromium = findChromium();
+if (!chromium) missing("a Chromium for the end-to-end tests", "chromium");
+
+if (!process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.HERMES_TEST_KEYRING) {
+  if (!which("dbus-run-session")) missing("a D-Bus session for the keychain tests", "dbus dbus-x11");
+  if (!which("gnome-keyring-daemon")) missing("a Secret Service for the keychain tests", "gnome-keyring");
+  const keyring = mkdtempSync(join(tmpdir(), "hermes-keyring-"));
+  mkdirSync(join(keyring, "run"), { recursive: true, mode: 0o700 });
+  const inner = `echo -n hermes-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec node "${join(root, "scripts", "test.mjs")}" "$@"`;
+  const result = spawnSync("dbus-run-session", ["--", "sh", "-c", inner, "sh", ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      HERMES_TEST_KEYRING: keyring,
+      XDG_DATA_HOME: join(keyring, "data"),
+      XDG_RUNTIME_DIR: join(keyring, "run"),
+    },
+  });
+  rmSync(keyring, { recursive: true, force: true });
+  process.exit(result.status ?? 1);
+}
+
+ensureNativeAbi("node");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.includes(name);
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n── ${name} ──`);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function check(name, cmd, args) {
+  if (!wanted(name)) return;
+  if (step(name, cmd, args)) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    console.log(`✗ ${name} failed`);
+  }
+}
+
+check("typecheck", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+check("typecheck-renderer", bin("tsc"), ["-p", "renderer/tsconfig.json", "--noEmit"]);
+check("lint", bin("eslint"), ["--max-warnings=0", "."]);
+check("format", bin("prettier"), ["--check", "--log-level=warn", "."]);
+check("layering", process.execPath, [join(root, "scripts", "check-layering.mjs")]);
+
+const built = step("build", process.execPath, [join(root, "scripts", "build.mjs")]);
+if (!built) totals.failed += 1;
+
+if (wanted("vitest")) {
+  const report = join(root, "test-results", "vitest.json");
+  rmSync(report, { force: true });
+  step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, "utf8"));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests + (r.numFailedTestSuites ?? 0) * (r.numTotalTests === 0 ? 1 : 0);
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+    if (!r.success && r.numFailedTests === 0) totals.failed += 1;
+  } else totals.failed += 1;
+}
+
+if (wanted("e2e") && built) {
+  const report = join(root, "test-results", "e2e.json");
+  rmSync(report, { force: true });
+  step("e2e (Playwright, Chromium)", bin("playwright"), ["test", "-c", "test/e2e/playwright.config.ts"], {
+    CHROMIUM_PATH: chromium,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+  });
+  if (existsSync(report)) {
+    const s = JSON.parse(readFileSync(report, "utf8")).stats;
+    totals.passed += s.expected + (s.flaky ?? 0);
+    totals.failed += s.unexpected;
+    totals.skipped += s.skipped;
+  } else totals.failed += 1;
+}
+
+if (wanted("packaging") && built) {
+  if (step("packaging smoke", process.execPath, [join(root, "scripts", "packaging-smoke.mjs")])) totals.passed += 1;
+  else totals.failed += 1;
+}
+
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(totals.failed === 0 ? 0 : 1);
