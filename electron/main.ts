@@ -111,4 +111,8 @@ app.on("window-all-closed", () => {
   if (process.platform !== "darwin") app.quit();
 });
 
-app.on("will-quit", () => void host?.close());
+app.on("will-quit", () => {
+  void host?.close();
+  // A keychain call stuck on a locked prompt would hold the process open; don't let it.
+  setTimeout(() => app.exit(0), 3000).unref();
+});

@@ -3,7 +3,18 @@
  * the window's webPreferences, the app origin, which IPC senders and navigations are trusted.
  */
 export const appScheme = "app";
-export const appOrigin = `${appScheme}://hermes`;
+const appHost = "hermes";
+export const appOrigin = `${appScheme}://${appHost}`;
+
+// URL.origin is "null" for custom schemes, so compare scheme and host instead.
+const isAppUrl = (raw: string): boolean => {
+  try {
+    const url = new URL(raw);
+    return url.protocol === `${appScheme}:` && url.host === appHost;
+  } catch {
+    return false;
+  }
+};
 
 export function appWindowPreferences(preloadPath: string) {
   return {
@@ -37,19 +48,10 @@ export const appContentSecurityPolicy = [
 
 /** Only the app's own top-level page, in the window we created, may call the host. */
 export function isTrustedSender(sender: { frameUrl: string | undefined; isMainFrame: boolean; isAppWindow: boolean }) {
-  if (!sender.isAppWindow || !sender.isMainFrame || !sender.frameUrl) return false;
-  try {
-    return new URL(sender.frameUrl).origin === appOrigin;
-  } catch {
-    return false;
-  }
+  return sender.isAppWindow && sender.isMainFrame && !!sender.frameUrl && isAppUrl(sender.frameUrl);
 }
 
 /** In-app navigation stays on the app origin; everything else is refused. */
 export function isAllowedNavigation(url: string): boolean {
-  try {
-    return new URL(url).origin === appOrigin;
-  } catch {
-    return false;
-  }
+  return isAppUrl(url);
 }

@@ -18,3 +18,13 @@ export function ensureNativeAbi(target) {
   else execFileSync("npm", ["rebuild", "better-sqlite3", "keytar"], { cwd: root, stdio: "inherit" });
   writeFileSync(stamp, target);
 }
+
+// `node scripts/native-abi.mjs node|electron` from npm scripts.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const target = process.argv[2];
+  if (target !== "node" && target !== "electron") {
+    console.error("usage: node scripts/native-abi.mjs node|electron");
+    process.exit(2);
+  }
+  ensureNativeAbi(target);
+}

@@ -44,6 +44,9 @@ export function createHost(options: HostOptions): Host {
   const providers = new ProvidersService(settings, options.vault);
   const model = new ModelService(settings);
 
+  // Teach the redactor every stored key up front; a locked keychain just means fewer known keys.
+  void options.vault.listAccounts().catch(() => undefined);
+
   const unwatch = settings.onChange(() => events.emit("settings.changed", null, {}));
 
   const handlers: HandlerTable = {

@@ -1,0 +1,70 @@
+// cold_start (SPEC §12): launch of the web host to the first interactive render of the UI in
+// Chromium, against the same steps for a bare Node server serving one static page.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { findChromium } from "../find-chromium.mjs";
+import { median, ms } from "./stats.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const rounds = 5;
+const chromiumArgs = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+
+const staticServer = `
+const http = require("http");
+const page = "<!doctype html><html><body><nav aria-label=Main><a>Chat</a></nav></body></html>";
+const s = http.createServer((q, r) => { r.writeHead(200, {"Content-Type": "text/html"}); r.end(page); });
+s.listen(0, "127.0.0.1", () => console.log("Static page: http://127.0.0.1:" + s.address().port + "/"));`;
+
+function launch(args, env) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const url = new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+async function measure(browser, start) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const t0 = performance.now();
+  const { child, url } = start();
+  try {
+    await page.goto(await url);
+    await page.locator('nav[aria-label="Main"]').first().waitFor({ state: "visible" });
+    return performance.now() - t0;
+  } finally {
+    child.kill();
+    await context.close();
+  }
+}
+
+export async function run() {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error("no Chromium found (apt-get install chromium)");
+  const browser = await chromium.launch({ executablePath, args: chromiumArgs });
+  const app = [];
+  const base = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const home = mkdtempSync(join(tmpdir(), "hermes-bench-"));
+      app.push(await measure(browser, () => launch([join(root, "out", "electron", "web.js"), "--port", "0", "--home", home])));
+      rmSync(home, { recursive: true, force: true });
+      base.push(await measure(browser, () => launch(["-e", staticServer])));
+    }
+  } finally {
+    await browser.close();
+  }
+  const a = median(app);
+  const b = median(base);
+  return [`cold_start: ${ms(a)} launch to interactive web UI (baseline static page ${ms(b)}; ratio ${(a / b).toFixed(2)}x; median of ${rounds})`];
+}

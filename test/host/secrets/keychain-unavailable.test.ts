@@ -1,0 +1,131 @@
+import { execFile, type ExecFileOptions } from "node:child_process";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { KeychainUnavailableError } from "../../../electron/host/secrets/errors.js";
+import { createKeytarVault } from "../../../electron/host/secrets/vault.js";
+
+/** Runs a command and returns its stdout; the fixture ends itself with SIGKILL, so no exit code is expected. */
+function run(command: string, args: string[], options: ExecFileOptions): Promise<{ stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { ...options, encoding: "utf8", timeout: 15_000 }, (_error, stdout) =>
+      resolve({ stdout: String(stdout) }),
+    );
+  });
+}
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const setKeyFixture = fileURLToPath(new URL("./fixtures/set-key.ts", import.meta.url));
+const FAKE_KEY = "sk-test-0000000000000000000000000000dddd";
+
+interface Outcome {
+  ok: boolean;
+  name?: string;
+  reason?: string;
+  message?: string;
+}
+
+function parseOutcome(stdout: string): Outcome {
+  const line = stdout.trim().split("\n").at(-1) ?? "";
+  return JSON.parse(line) as Outcome;
+}
+
+/** The parts of the environment a child needs, without any display or session bus. */
+function bareEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+function expectHelpfulUnavailable(outcome: Outcome) {
+  expect(outcome).toMatchObject({
+    ok: false,
+    name: "KeychainUnavailableError",
+    reason: "keychain_unavailable",
+  });
+  expect(outcome.message).toMatch(/unlock your keychain/);
+  expect(outcome.message).toMatch(/Secret Service/);
+  expect(outcome.message).toMatch(/key_env/);
+  expect(outcome.message).not.toContain(FAKE_KEY);
+  expect(outcome.message).not.toContain("dddd");
+}
+
+describe("vault without a reachable keychain", () => {
+  it("fails setKey with keychain_unavailable, says why and how to fix, and never shows the key", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", setKeyFixture, "hermes-desktop-test-nobus", FAKE_KEY],
+      {
+        cwd: repoRoot,
+        env: { ...bareEnv(), DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" },
+      },
+    );
+    const outcome = parseOutcome(stdout);
+    expectHelpfulUnavailable(outcome);
+    // The underlying cause is part of the message.
+    expect(outcome.message).toMatch(/D-Bus session bus could not be reached|no D-Bus session bus/);
+  });
+
+  it("explains a missing session bus when none is configured at all", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", setKeyFixture, "hermes-desktop-test-nobus", FAKE_KEY],
+      { cwd: repoRoot, env: bareEnv() },
+    );
+    const outcome = parseOutcome(stdout);
+    expectHelpfulUnavailable(outcome);
+    expect(outcome.message).toContain("no D-Bus session bus is running");
+  });
+
+  it("turns a Secret Service that never answers into keychain_unavailable after the timeout", async () => {
+    // A private session bus whose gnome-keyring is frozen (SIGSTOP), so keytar's call hangs.
+    const home = await mkdtemp(join(tmpdir(), "hermes-keyring-"));
+    await mkdir(join(home, "run"), { mode: 0o700 });
+    const script = `
+      echo -n pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+      dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus / org.freedesktop.DBus.StartServiceByName string:org.freedesktop.secrets uint32:0 >/dev/null
+      pid=$(dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus / org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')
+      kill -STOP "$pid"
+      trap 'kill -CONT "$pid"; kill "$pid"' EXIT
+      node --import tsx "$FIXTURE" hermes-desktop-test-hung "$KEY" 500
+      exit 0
+    `;
+    try {
+      const { stdout } = await run("dbus-run-session", ["--", "sh", "-c", script], {
+        cwd: repoRoot,
+        env: {
+          ...bareEnv(),
+          HOME: home,
+          XDG_DATA_HOME: join(home, "data"),
+          XDG_RUNTIME_DIR: join(home, "run"),
+          FIXTURE: setKeyFixture,
+          KEY: FAKE_KEY,
+        },
+      });
+      const outcome = parseOutcome(stdout);
+      expectHelpfulUnavailable(outcome);
+      expect(outcome.message).toMatch(/did not answer within 0.5 s/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it("reports a keytar module that cannot be loaded as keychain_unavailable on first use", async () => {
+    const missingModule = "hermes-desktop-no-such-keytar";
+    const vault = createKeytarVault({
+      service: "hermes-desktop-test-noload",
+      loadKeytar: () => import(missingModule),
+    });
+    const error = await vault.setKey("openrouter", FAKE_KEY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KeychainUnavailableError);
+    expect(error).toMatchObject({ name: "KeychainUnavailableError", reason: "keychain_unavailable" });
+    const message = (error as Error).message;
+    expect(message).toContain("keytar native module could not be loaded");
+    expect(message).toContain(missingModule);
+    expect(message).not.toContain(FAKE_KEY);
+  });
+});

@@ -1,0 +1,148 @@
+import { networkInterfaces } from "node:os";
+import { connect } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { startWebServer, type WebServer } from "../../../electron/web/server.js";
+import { startTestHost, type TestHost } from "../support/test-host.js";
+import { tempHome } from "../support/temp-home.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const token = "test-token-abcdefghijklmnop";
+let t: TestHost;
+let server: WebServer;
+let staticDir: { dir: string; cleanup(): void };
+
+beforeEach(async () => {
+  t = await startTestHost();
+  staticDir = tempHome("hermes-static-");
+  writeFileSync(join(staticDir.dir, "index.html"), "<!doctype html><title>Hermes</title>");
+  server = await startWebServer({ router: t.host.router, events: t.host.events, token, port: 0, staticDir: staticDir.dir });
+});
+
+afterEach(async () => {
+  await server.close();
+  await t.dispose();
+  staticDir.cleanup();
+});
+
+const base = () => `http://127.0.0.1:${server.port}`;
+
+function openSocket(headers: Record<string, string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/rpc`, { headers });
+    ws.once("open", () => resolve(ws));
+    ws.once("unexpected-response", (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once("error", reject);
+  });
+}
+
+function rpc(ws: WebSocket, frame: object): Promise<{ result?: unknown; error?: { data: { reason: string }; message: string } }> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const parsed = JSON.parse(data.toString());
+      if (parsed.id === (frame as { id?: unknown }).id) {
+        ws.off("message", onMessage);
+        resolve(parsed);
+      }
+    };
+    ws.on("message", onMessage);
+    ws.send(JSON.stringify(frame));
+  });
+}
+
+describe("web transport", () => {
+  it("answers 401 without a token and with a wrong one", async () => {
+    expect((await fetch(`${base()}/`)).status).toBe(401);
+    expect((await fetch(`${base()}/`, { headers: { Authorization: "Bearer nope" } })).status).toBe(401);
+    expect((await fetch(`${base()}/?token=nope`)).status).toBe(401);
+    await expect(openSocket({})).rejects.toThrow("HTTP 401");
+  });
+
+  it("answers 403 to a foreign Origin even with the token", async () => {
+    const res = await fetch(`${base()}/`, {
+      headers: { Authorization: `Bearer ${token}`, Origin: "https://evil.example" },
+    });
+    expect(res.status).toBe(403);
+    await expect(openSocket({ Authorization: `Bearer ${token}`, Origin: "https://evil.example" })).rejects.toThrow(
+      "HTTP 403",
+    );
+  });
+
+  it("trades ?token= for an HttpOnly cookie and a redirect without it", async () => {
+    const res = await fetch(`${base()}/?token=${token}`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const page = await fetch(`${base()}/`, { headers: { Cookie: cookie.split(";")[0]!, Origin: base() } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(await page.text()).toContain("<title>Hermes</title>");
+  });
+
+  it("binds to loopback only", async () => {
+    const address = (server as unknown as { port: number }).port;
+    expect(address).toBeGreaterThan(0);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal && i.family === "IPv4")
+      .map((i) => i!.address);
+    for (const ip of external) {
+      const reached = await new Promise<boolean>((resolve) => {
+        const socket = connect({ host: ip, port: server.port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once("error", () => resolve(false));
+      });
+      expect(reached, `reachable on ${ip}`).toBe(false);
+    }
+    const local = await fetch(`${base()}/`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(local.status).toBe(200);
+  });
+
+  it("answers method_not_found and invalid_params over the WebSocket", async () => {
+    const ws = await openSocket({ Authorization: `Bearer ${token}` });
+    const unknown = await rpc(ws, { jsonrpc: "2.0", id: 1, method: "no.such.method", params: {} });
+    expect(unknown.error?.data.reason).toBe("method_not_found");
+    const bad = await rpc(ws, { jsonrpc: "2.0", id: 2, method: "providers.save", params: { id: "x", name: "X" } });
+    expect(bad.error?.data.reason).toBe("invalid_params");
+    expect(bad.error?.message).toContain("params.base_url");
+    const info = await rpc(ws, { jsonrpc: "2.0", id: 3, method: "host.info", params: {} });
+    expect(info.result).toMatchObject({ mode: "web", version: "0.0.0-test", notices: [] });
+    ws.close();
+  });
+
+  it("pushes events to connected clients", async () => {
+    const ws = await openSocket({ Authorization: `Bearer ${token}` });
+    const received = new Promise<unknown>((resolve) =>
+      ws.on("message", (data) => {
+        const frame = JSON.parse(data.toString());
+        if (frame.method === "event") resolve(frame);
+      }),
+    );
+    t.host.events.emit("session.title", "s1", { title: "Hello" });
+    expect(await received).toEqual({
+      jsonrpc: "2.0",
+      method: "event",
+      params: { type: "session.title", session_id: "s1", payload: { title: "Hello" } },
+    });
+    ws.close();
+  });
+
+  it("refuses a Host header that is not loopback (DNS rebinding)", async () => {
+    const res = await new Promise<number>((resolve, reject) => {
+      const socket = connect({ host: "127.0.0.1", port: server.port }, () => {
+        socket.write(`GET / HTTP/1.1\r\nHost: evil.example:${server.port}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+      });
+      socket.once("data", (d) => {
+        resolve(Number(d.toString().split(" ")[1]));
+        socket.destroy();
+      });
+      socket.once("error", reject);
+    });
+    expect(res).toBe(403);
+  });
+});
