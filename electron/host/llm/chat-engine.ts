@@ -1,0 +1,167 @@
+/**
+ * The request engine: one chat request to one route through the `openai` SDK, streamed or not.
+ * It owns client reuse, the idle watchdog and error translation; fallback lives in fallback.ts.
+ */
+import type OpenAI from "openai";
+import { systemClock, type Clock } from "../clock.js";
+import type { Vault } from "../secrets/vault.js";
+import type { ChatBody, ToolCall } from "./chat-types.js";
+import { createProviderClient } from "./provider-client.js";
+import { ProviderRequestError, toProviderRequestError } from "./provider-request-error.js";
+import type { Route } from "./route.js";
+import { emptyUsage, mapUsage, type Usage } from "./usage.js";
+
+export interface ChatOutcome {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  finishReason: string | null;
+  /** The model the response names, else the route's. */
+  model: string;
+  /** The request was aborted by the caller (stop): what came so far is in `text`. */
+  stopped: boolean;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Whole-request bound for non-streamed calls; for streams, the longest silence between chunks. */
+  timeoutMs?: number;
+  onDelta?: (text: string) => void;
+}
+
+const defaultTimeoutMs = 120_000;
+
+export class ChatEngine {
+  private readonly clients = new Map<string, OpenAI>();
+
+  constructor(
+    private readonly vault: Vault,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  private async client(route: Route): Promise<OpenAI> {
+    const apiKey = await this.vault.resolveKey(route.providerId, route.keyEnv, route.profile);
+    // Clients are reused so each call skips SDK setup; the key is part of the identity.
+    const id = `${route.baseURL}\u0000${apiKey ?? ""}`;
+    let client = this.clients.get(id);
+    if (!client) {
+      client = createProviderClient({ baseURL: route.baseURL, apiKey });
+      if (this.clients.size > 32) this.clients.clear();
+      this.clients.set(id, client);
+    }
+    return client;
+  }
+
+  private requestBody(route: Route, body: ChatBody): Record<string, unknown> {
+    return {
+      ...route.extraBody,
+      ...body,
+      model: route.model,
+      ...(route.reasoningEffort ? { reasoning_effort: route.reasoningEffort } : {}),
+    };
+  }
+
+  async complete(route: Route, body: ChatBody, options: RequestOptions = {}): Promise<ChatOutcome> {
+    const client = await this.client(route);
+    const timeout = options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
+    try {
+      const response = (await client.chat.completions.create(
+        { ...this.requestBody(route, body), stream: false } as never,
+        { signal: options.signal, timeout },
+      )) as unknown as OpenAI.Chat.Completions.ChatCompletion;
+      if (!response || !Array.isArray(response.choices)) {
+        throw new ProviderRequestError(
+          `${route.providerName} answered without any choices; check that ${route.baseURL} is OpenAI-compatible.`,
+          "malformed",
+          route.providerId,
+          null,
+        );
+      }
+      const choice = response.choices[0];
+      return {
+        text: choice?.message?.content ?? "",
+        toolCalls: (choice?.message?.tool_calls ?? []).filter((c) => c.type === "function") as ToolCall[],
+        usage: mapUsage(response.usage),
+        finishReason: choice?.finish_reason ?? null,
+        model: response.model || route.model,
+        stopped: false,
+      };
+    } catch (err) {
+      throw toProviderRequestError(err, route);
+    }
+  }
+
+  async stream(route: Route, body: ChatBody, options: RequestOptions = {}): Promise<ChatOutcome> {
+    const client = await this.client(route);
+    const idleMs = options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
+    const watchdog = new AbortController();
+    const abortFromCaller = () => watchdog.abort();
+    options.signal?.addEventListener("abort", abortFromCaller, { once: true });
+    if (options.signal?.aborted) watchdog.abort();
+    let idle = false;
+    let timer = this.clock.setTimeout(() => ((idle = true), watchdog.abort()), idleMs);
+    const kick = () => {
+      this.clock.clearTimeout(timer);
+      timer = this.clock.setTimeout(() => ((idle = true), watchdog.abort()), idleMs);
+    };
+
+    let text = "";
+    let usage: Usage = emptyUsage();
+    let finishReason: string | null = null;
+    let model = route.model;
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    try {
+      const stream = (await client.chat.completions.create(
+        { ...this.requestBody(route, body), stream: true, stream_options: { include_usage: true } } as never,
+        { signal: watchdog.signal },
+      )) as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+      // An abort mid-stream ends this loop silently (the SDK's behaviour); `stopped` tells it apart.
+      for await (const chunk of stream) {
+        kick();
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = mapUsage(chunk.usage);
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta ?? {};
+        if (delta.content) {
+          text += delta.content;
+          options.onDelta?.(delta.content);
+        }
+        for (const part of delta.tool_calls ?? []) {
+          const slot = (calls[part.index] ??= { id: "", name: "", arguments: "" });
+          if (part.id) slot.id = part.id;
+          if (part.function?.name) slot.name += part.function.name;
+          if (part.function?.arguments) slot.arguments += part.function.arguments;
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+    } catch (err) {
+      if (!(options.signal?.aborted || idle)) throw toProviderRequestError(err, route);
+    } finally {
+      this.clock.clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abortFromCaller);
+    }
+    if (idle && !options.signal?.aborted) {
+      throw new ProviderRequestError(
+        `${route.providerName} stopped sending for ${Math.round(idleMs / 1000)} s; the reply so far is kept.`,
+        "timeout",
+        route.providerId,
+        null,
+      );
+    }
+    return {
+      text,
+      toolCalls: calls
+        .filter((c) => c && c.name)
+        .map((c, i) => ({
+          id: c.id || `call_${i}`,
+          type: "function" as const,
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      usage,
+      finishReason,
+      model,
+      stopped: options.signal?.aborted ?? false,
+    };
+  }
+}
