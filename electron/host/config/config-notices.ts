@@ -1,0 +1,38 @@
+import type { ConfigIssue } from "./config-errors.js";
+
+export type ConfigNoticeKind = "config_corrupt" | "config_invalid";
+
+/** Shown in the UI and in `host.info`'s `notices` (SPEC §2). */
+export interface ConfigNotice {
+  kind: ConfigNoticeKind;
+  message: string;
+}
+
+export function movedAsideNotice(file: string, reason: string, movedTo: string): ConfigNotice {
+  return {
+    kind: "config_corrupt",
+    message:
+      `${file} could not be read (${reason}). It was moved aside to ${movedTo} and Hermes Desktop ` +
+      `runs on default settings. Fix that file and move it back to config.yaml to restore your settings.`,
+  };
+}
+
+export function unreadableNotice(file: string, reason: string): ConfigNotice {
+  return {
+    kind: "config_corrupt",
+    message:
+      `${file} could not be read (${reason}). Hermes Desktop runs on default settings until the ` +
+      `file is fixed; saving a setting first moves it aside to config.yaml.corrupt-<time>.`,
+  };
+}
+
+export function invalidNotice(file: string, issues: readonly ConfigIssue[]): ConfigNotice {
+  const keys = issues.map((issue) => issue.key).join(", ");
+  return {
+    kind: "config_invalid",
+    message:
+      `${file} has settings that break the schema, so ${keys} run at their defaults: ` +
+      `${issues.map((issue) => issue.message).join("; ")}. Fix them in the file, or save any ` +
+      `setting to write a repaired file (the current one is kept as config.yaml.bak-<time>).`,
+  };
+}

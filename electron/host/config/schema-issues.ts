@@ -1,0 +1,106 @@
+import { Ajv, type ErrorObject } from "ajv";
+import type { ConfigIssue } from "./config-errors.js";
+import { settingsSchema } from "./config-schema.js";
+import { findSecretsUnderProviders } from "./secret-guard.js";
+
+/** A problem plus the document path whose removal lets that key run at its default. */
+export interface DocumentIssue extends ConfigIssue {
+  repairPath: string[];
+}
+
+// Our own ajv instance (not conf's) so messages and recovery stay ours. `verbose` gives each
+// error its schema, whose `description` becomes the "must be …" phrase.
+const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
+const validateSettings = ajv.compile(settingsSchema);
+
+/** Every problem with a settings document: credentials under `providers` first, then the schema. */
+export function findDocumentIssues(doc: Record<string, unknown>): DocumentIssue[] {
+  const issues = findSecretsUnderProviders(doc);
+  const seen = new Set(issues.map((issue) => issue.key));
+  if (!validateSettings(doc)) {
+    for (const error of validateSettings.errors ?? []) {
+      const issue = describeError(error);
+      if (!issue || seen.has(issue.key)) continue;
+      // A secret already explains this property; the schema's "unknown setting" adds nothing.
+      if (issues.some((secret) => issue.key.startsWith(`${secret.key}.`))) continue;
+      seen.add(issue.key);
+      issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+function pathOf(instancePath: string): string[] {
+  if (instancePath === "") return [];
+  return instancePath
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function describeError(error: ErrorObject): DocumentIssue | null {
+  // Errors inside `propertyNames` repeat the outer "propertyNames" error; keep only the outer.
+  if (error.propertyName !== undefined) return null;
+  const path = pathOf(error.instancePath);
+  const parentSchema = (error.parentSchema ?? {}) as Record<string, unknown>;
+  const description = typeof parentSchema["description"] === "string" ? parentSchema["description"] : null;
+  const at = (segments: string[], message: string): DocumentIssue => ({
+    key: segments.join(".") || "(top level)",
+    repairPath: segments,
+    message: `${segments.join(".") || "config.yaml"} ${message}`,
+  });
+  const params = error.params as Record<string, unknown>;
+
+  switch (error.keyword) {
+    case "required": {
+      const missing = String(params["missingProperty"]);
+      const key = [...path, missing].join(".");
+      // The incomplete object cannot run at all, so it is what gets removed.
+      return { key, repairPath: path, message: `${key} is required` };
+    }
+    case "additionalProperties": {
+      const extra = String(params["additionalProperty"]);
+      const known = Object.keys((parentSchema["properties"] ?? {}) as object);
+      return at([...path, extra], `is not a known setting (allowed here: ${known.join(", ")})`);
+    }
+    case "propertyNames": {
+      const name = String(params["propertyName"]);
+      const names = (parentSchema["propertyNames"] ?? {}) as Record<string, unknown>;
+      const what = typeof names["description"] === "string" ? names["description"] : "a valid name";
+      return at([...path, name], `is not a valid name here: it must be ${what}`);
+    }
+    case "enum": {
+      const allowed = (params["allowedValues"] as unknown[]).map((v) => (v === "" ? '""' : String(v)));
+      return at(path, `must be one of ${allowed.join(", ")}${found(path, error.data)}`);
+    }
+    case "type":
+      return at(path, `must be ${typePhrase(String(params["type"]))}`);
+    case "minLength":
+      return at(path, "must not be empty");
+    case "uniqueItems":
+      return at(path, "must not list the same value twice");
+    case "exclusiveMinimum":
+    case "pattern":
+      return at(path, description ? `must be ${description}` : `is invalid (${error.message ?? ""})`);
+    default:
+      return at(path, error.message ?? "is invalid");
+  }
+}
+
+function typePhrase(type: string): string {
+  const phrases: Record<string, string> = {
+    object: "a mapping (key: value pairs)",
+    array: "a list",
+    string: "a string",
+    number: "a number",
+    boolean: "true or false",
+  };
+  return phrases[type] ?? `of type ${type}`;
+}
+
+/** Echo a short offending value, but never anything under `providers` (it may be a key). */
+function found(path: string[], data: unknown): string {
+  if (path[0] === "providers") return "";
+  const text = JSON.stringify(data);
+  return text !== undefined && text.length <= 40 ? ` (found ${text})` : "";
+}

@@ -1,0 +1,283 @@
+import fs from "node:fs";
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import Conf from "conf";
+import { systemClock, type Clock } from "../clock.js";
+import {
+  backUp,
+  fileFingerprint,
+  moveAside,
+  readTextIfPresent,
+  removeStaleTempFiles,
+} from "./config-files.js";
+import { ConfigParseError, ConfigValidationError } from "./config-errors.js";
+import { invalidNotice, movedAsideNotice, unreadableNotice, type ConfigNotice } from "./config-notices.js";
+import type { Settings, SettingsDocument } from "./config-schema.js";
+import { assertPlainData, deleteAtPath, parseDottedKey, setAtPath } from "./document-paths.js";
+import { findDocumentIssues, type DocumentIssue } from "./schema-issues.js";
+import { repairDocument, toEffectiveSettings } from "./settings-repair.js";
+import { parseConfigText, serializeConfig } from "./yaml-codec.js";
+
+export const CONFIG_FILE_NAME = "config.yaml";
+
+export interface SettingsStoreOptions {
+  /** The data home; created when missing. */
+  home: string;
+  /** Names the `.corrupt-<time>` and `.bak-<time>` files. */
+  clock?: Clock;
+}
+
+export type SettingsListener = (settings: Settings, notices: readonly ConfigNotice[]) => void;
+
+/** What the file on disk holds right now, as far as the app is concerned. */
+interface Snapshot {
+  fingerprint: string;
+  /** "invalid": parses but breaks the schema; "corrupt": does not parse (left in place). */
+  state: "ok" | "invalid" | "corrupt";
+  /** The valid part of the file: the base every write starts from. */
+  document: SettingsDocument;
+  issues: DocumentIssue[];
+  parseError: string | null;
+  settings: Settings;
+}
+
+// Editors save in bursts (truncate, write, rename); one re-read per burst is enough.
+const WATCH_DEBOUNCE_MS = 40;
+
+/**
+ * `config.yaml` in the data home (SPEC §2, §3). conf is the file engine (YAML codec, atomic
+ * writes); validation, recovery and notices are ours. Every read checks the file first, so a hand
+ * edit is seen by the next `get()` and policies are never cached across edits.
+ */
+export class SettingsStore {
+  readonly path: string;
+  readonly #clock: Clock;
+  readonly #conf: Conf<Record<string, unknown>>;
+  #snapshot: Snapshot | null = null;
+  /** Set when a corrupt file was moved aside; lasts until a hand-made config.yaml parses. */
+  #movedAside: { notice: ConfigNotice; fingerprint: string } | null = null;
+  #ownWriteFingerprint: string | null = null;
+  readonly #listeners = new Set<SettingsListener>();
+  #lastEmitted: { settings: Settings; notices: ConfigNotice[] };
+  #watcher: fs.FSWatcher | null = null;
+  #watchTimer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(options: SettingsStoreOptions) {
+    this.#clock = options.clock ?? systemClock;
+    fs.mkdirSync(options.home, { recursive: true });
+    this.path = path.join(options.home, CONFIG_FILE_NAME);
+    // Temp files carry wall-clock mtimes, so they are aged against the wall clock.
+    removeStaleTempFiles(this.path, Date.now());
+    this.#conf = this.#openConf(options.home);
+    this.#lastEmitted = { settings: this.#read().settings, notices: this.notices() };
+    this.#watch();
+  }
+
+  /** The effective settings (defaults where the file says nothing or something invalid). */
+  get(): Settings {
+    return this.#read().settings;
+  }
+
+  /** Current problems with config.yaml; each disappears once its cause is fixed. */
+  notices(): ConfigNotice[] {
+    const snapshot = this.#read();
+    const notices: ConfigNotice[] = [];
+    if (this.#movedAside) notices.push(this.#movedAside.notice);
+    if (snapshot.state === "corrupt") notices.push(unreadableNotice(this.path, snapshot.parseError ?? ""));
+    if (snapshot.state === "invalid") notices.push(invalidNotice(this.path, snapshot.issues));
+    return notices;
+  }
+
+  /** Sets one dotted key (`display.busy_input_mode`). Throws ConfigValidationError; nothing is written then. */
+  set(key: string, value: unknown): void {
+    const keyPath = parseDottedKey(key);
+    if (value === undefined) {
+      throw ConfigValidationError.single(key, `${key} needs a value; use delete("${key}") to remove it`);
+    }
+    assertPlainData(value, key);
+    this.#commit((doc) => setAtPath(doc, keyPath, structuredClone(value)));
+  }
+
+  delete(key: string): void {
+    const keyPath = parseDottedKey(key);
+    this.#commit((doc) => {
+      deleteAtPath(doc, keyPath);
+    });
+  }
+
+  /** Edits a copy of the document (as the file holds it, not defaults-filled) and writes it if valid. */
+  update(mutator: (draft: SettingsDocument) => SettingsDocument | void): void {
+    this.#commit((doc) => {
+      const result = mutator(doc);
+      assertPlainData(result ?? doc, "(top level)");
+      if (result === undefined || result === doc) return;
+      if (typeof result !== "object" || result === null || Array.isArray(result)) {
+        throw ConfigValidationError.single("(top level)", "update() must return a mapping of settings");
+      }
+      for (const key of Object.keys(doc)) delete doc[key];
+      Object.assign(doc, result);
+    });
+  }
+
+  /** Called after every change of the effective settings or notices (own writes and hand edits). */
+  onChange(listener: SettingsListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#watcher?.close();
+    this.#watcher = null;
+    fs.unwatchFile(this.path);
+    if (this.#watchTimer) clearTimeout(this.#watchTimer);
+    this.#listeners.clear();
+  }
+
+  #openConf(home: string): Conf<Record<string, unknown>> {
+    const open = () =>
+      new Conf<Record<string, unknown>>({
+        cwd: home,
+        configName: "config",
+        fileExtension: "yaml",
+        serialize: (value) => serializeConfig(value, this.#currentTextForEditing()),
+        deserialize: parseConfigText,
+        // Personal data (memory note, system prompt, grants): owner-only.
+        configFileMode: 0o600,
+      });
+    // conf reads the file in its constructor and would throw on a corrupt one, so recover first;
+    // a second attempt covers a file that broke between our check and conf's read.
+    for (let attempt = 0; ; attempt++) {
+      this.#moveAsideIfCorrupt();
+      try {
+        return open();
+      } catch (error) {
+        if (!(error instanceof ConfigParseError) || attempt > 0) throw error;
+      }
+    }
+  }
+
+  #moveAsideIfCorrupt(): void {
+    const text = readTextIfPresent(this.path);
+    if (text === null) return;
+    try {
+      parseConfigText(text);
+    } catch (error) {
+      if (!(error instanceof ConfigParseError)) throw error;
+      this.#recordMoveAside(error.message);
+    }
+  }
+
+  #recordMoveAside(reason: string): void {
+    const movedTo = moveAside(this.path, this.#clock.now());
+    this.#movedAside = {
+      notice: movedAsideNotice(this.path, reason, movedTo),
+      fingerprint: fileFingerprint(this.path),
+    };
+  }
+
+  #currentTextForEditing(): string | null {
+    try {
+      return readTextIfPresent(this.path);
+    } catch {
+      return null;
+    }
+  }
+
+  /** A fresh look at the file: re-parsed only when its fingerprint changed. */
+  #read(): Snapshot {
+    const fingerprint = fileFingerprint(this.path);
+    if (this.#snapshot && this.#snapshot.fingerprint === fingerprint) return this.#snapshot;
+    let raw: Record<string, unknown>;
+    try {
+      raw = this.#conf.store;
+    } catch (error) {
+      if (!(error instanceof ConfigParseError)) throw error;
+      // Left in place: the user may be mid-edit. Defaults meanwhile, so grants fail closed.
+      const empty: SettingsDocument = {};
+      this.#snapshot = {
+        fingerprint,
+        state: "corrupt",
+        document: empty,
+        issues: [],
+        parseError: error.message,
+        settings: toEffectiveSettings(empty),
+      };
+      return this.#snapshot;
+    }
+    const handMade = fingerprint !== this.#ownWriteFingerprint;
+    if (this.#movedAside && handMade && fingerprint !== this.#movedAside.fingerprint) this.#movedAside = null;
+    const { repaired, issues } = repairDocument(raw);
+    this.#snapshot = {
+      fingerprint,
+      state: issues.length > 0 ? "invalid" : "ok",
+      document: repaired,
+      issues,
+      parseError: null,
+      settings: toEffectiveSettings(repaired),
+    };
+    return this.#snapshot;
+  }
+
+  /** Applies `edit` to a copy of the current document, validates the result, then writes it. */
+  #commit(edit: (doc: SettingsDocument) => void): void {
+    const current = this.#read();
+    const next = structuredClone(current.document);
+    edit(next);
+    const [first, ...rest] = findDocumentIssues(next);
+    if (first) throw new ConfigValidationError([first, ...rest]);
+    if (current.state === "ok" && isDeepStrictEqual(next, current.document)) return;
+
+    if (current.state === "corrupt") this.#recordMoveAside(current.parseError ?? "");
+    if (current.state === "invalid") backUp(this.path, this.#clock.now());
+    this.#conf.store = next;
+    this.#ownWriteFingerprint = fileFingerprint(this.path);
+    this.#read();
+    this.#emitIfChanged();
+  }
+
+  #emitIfChanged(): void {
+    const state = { settings: this.#read().settings, notices: this.notices() };
+    if (isDeepStrictEqual(state, this.#lastEmitted)) return;
+    this.#lastEmitted = state;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(state.settings, state.notices);
+      } catch (error) {
+        // One broken listener must not stop the others from hearing about the change.
+        console.error("settings listener failed:", error);
+      }
+    }
+  }
+
+  #watch(): void {
+    const onEvent = () => {
+      if (this.#closed) return;
+      if (this.#watchTimer) clearTimeout(this.#watchTimer);
+      this.#watchTimer = setTimeout(() => {
+        this.#watchTimer = null;
+        if (this.#closed) return;
+        try {
+          this.#emitIfChanged();
+        } catch (error) {
+          console.error("reading config.yaml after a change failed:", error);
+        }
+      }, WATCH_DEBOUNCE_MS);
+      this.#watchTimer.unref();
+    };
+    try {
+      // The directory, not the file: atomic saves replace the file's inode.
+      this.#watcher = fs.watch(path.dirname(this.path), { persistent: false }, (_event, name) => {
+        if (name === null || name === CONFIG_FILE_NAME) onEvent();
+      });
+      this.#watcher.on("error", () => {
+        this.#watcher?.close();
+        this.#watcher = null;
+        if (!this.#closed) fs.watchFile(this.path, { persistent: false, interval: 1000 }, onEvent);
+      });
+    } catch {
+      fs.watchFile(this.path, { persistent: false, interval: 1000 }, onEvent);
+    }
+  }
+}
