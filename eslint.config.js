@@ -14,7 +14,14 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
       "no-restricted-imports": [
         "error",
-        { paths: [{ name: "electron", message: "Only electron/main.ts and electron/preload.ts may import electron." }] },
+        {
+          paths: [
+            {
+              name: "electron",
+              message: "Only electron/main.ts and electron/preload.ts may import electron.",
+            },
+          ],
+        },
       ],
     },
   },

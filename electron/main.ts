@@ -37,7 +37,9 @@ function serveRenderer(): void {
     const file = normalize(join(rendererDir, path === "/" ? "index.html" : decodeURIComponent(path)));
     if (!file.startsWith(rendererDir + sep)) return new Response("Not found", { status: 404 });
     const response = await net.fetch(pathToFileURL(file).toString()).catch(() => null);
-    const body = response?.ok ? response : await net.fetch(pathToFileURL(join(rendererDir, "index.html")).toString());
+    const body = response?.ok
+      ? response
+      : await net.fetch(pathToFileURL(join(rendererDir, "index.html")).toString());
     const headers = new Headers(body.headers);
     headers.set("Content-Security-Policy", appContentSecurityPolicy);
     headers.set("X-Content-Type-Options", "nosniff");
@@ -79,7 +81,11 @@ void app.whenReady().then(() => {
 
   ipcMain.handle(ipcChannels.request, async (event, frame: { method?: unknown; params?: unknown }) => {
     if (!trusted(event) || !host) {
-      return { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Untrusted sender", data: { reason: "unauthorized" } } };
+      return {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32001, message: "Untrusted sender", data: { reason: "unauthorized" } },
+      };
     }
     return host.router.handle(
       { jsonrpc: "2.0", id: 1, method: frame?.method, params: frame?.params },

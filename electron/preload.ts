@@ -12,7 +12,8 @@ const methods: Record<string, MethodFn> = Object.freeze(
   Object.fromEntries(
     methodNames.map((method): [string, MethodFn] => [
       method,
-      (params) => ipcRenderer.invoke(ipcChannels.request, { method, params: params ?? {} }) as Promise<ResponseFrame>,
+      (params) =>
+        ipcRenderer.invoke(ipcChannels.request, { method, params: params ?? {} }) as Promise<ResponseFrame>,
     ]),
   ),
 );

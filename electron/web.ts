@@ -31,7 +31,13 @@ async function main(): Promise<void> {
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "renderer");
   let server;
   try {
-    server = await startWebServer({ router: host.router, events: host.events, token, port: args.port, staticDir });
+    server = await startWebServer({
+      router: host.router,
+      events: host.events,
+      token,
+      port: args.port,
+      staticDir,
+    });
   } catch (err) {
     const code = (err as { code?: string }).code;
     console.error(

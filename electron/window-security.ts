@@ -47,7 +47,11 @@ export const appContentSecurityPolicy = [
 ].join("; ");
 
 /** Only the app's own top-level page, in the window we created, may call the host. */
-export function isTrustedSender(sender: { frameUrl: string | undefined; isMainFrame: boolean; isAppWindow: boolean }) {
+export function isTrustedSender(sender: {
+  frameUrl: string | undefined;
+  isMainFrame: boolean;
+  isAppWindow: boolean;
+}) {
   return sender.isAppWindow && sender.isMainFrame && !!sender.frameUrl && isAppUrl(sender.frameUrl);
 }
 

@@ -8,7 +8,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const dir = join(dirname(fileURLToPath(import.meta.url)), "bench");
 const only = process.argv.slice(2);
 let failed = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".bench.mjs")).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.mjs"))
+  .sort()) {
   const name = file.replace(".bench.mjs", "");
   if (only.length && !only.includes(name)) continue;
   try {

@@ -8,7 +8,15 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const stamp = join(root, "out", ".build-stamp");
-const sources = ["electron", "renderer", "plugins/sdk", "package.json", "tsconfig.json", "tsconfig.base.json", "tsconfig.build.json"];
+const sources = [
+  "electron",
+  "renderer",
+  "plugins/sdk",
+  "package.json",
+  "tsconfig.json",
+  "tsconfig.base.json",
+  "tsconfig.build.json",
+];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;

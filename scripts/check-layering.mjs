@@ -9,7 +9,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), ".."));
-const importPattern = /(?:import|export)\s[^'"`;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|require\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const importPattern =
+  /(?:import|export)\s[^'"`;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|require\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 function* files(dir) {
   let entries;
@@ -32,7 +33,8 @@ const inside = (p, folder) => rel(p) === folder || rel(p).startsWith(folder + "/
 const rules = [
   {
     scope: "electron/host",
-    check: (spec) => (spec === "electron" || spec.startsWith("electron/") ? "host code must not import electron" : null),
+    check: (spec) =>
+      spec === "electron" || spec.startsWith("electron/") ? "host code must not import electron" : null,
   },
   {
     scope: "electron/host/rpc",
@@ -44,7 +46,8 @@ const rules = [
   {
     scope: "renderer",
     check: (spec, target) => {
-      if (spec === "electron" || spec.startsWith("electron/")) return "renderer code must not import electron";
+      if (spec === "electron" || spec.startsWith("electron/"))
+        return "renderer code must not import electron";
       if (target && inside(target, "electron") && !inside(target, "electron/host/rpc")) {
         return "renderer code may import only the contract (electron/host/rpc)";
       }

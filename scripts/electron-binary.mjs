@@ -14,7 +14,10 @@ export function findElectron() {
   }
   const pathFile = join(pkgDir, "path.txt");
   if (!existsSync(pathFile)) {
-    return { ok: false, why: "its binary was never downloaded (the download is skipped or blocked on this machine)" };
+    return {
+      ok: false,
+      why: "its binary was never downloaded (the download is skipped or blocked on this machine)",
+    };
   }
   const binary = join(pkgDir, "dist", readFileSync(pathFile, "utf8").trim());
   if (!existsSync(binary)) return { ok: false, why: `its binary is missing at ${binary}` };

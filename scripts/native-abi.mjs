@@ -14,7 +14,8 @@ export function ensureNativeAbi(target) {
   if (currentNativeAbi() === target) return;
   console.log(`Rebuilding native modules for ${target === "electron" ? "Electron" : "Node"}…`);
   const bin = join(root, "node_modules", ".bin");
-  if (target === "electron") execFileSync(join(bin, "electron-builder"), ["install-app-deps"], { cwd: root, stdio: "inherit" });
+  if (target === "electron")
+    execFileSync(join(bin, "electron-builder"), ["install-app-deps"], { cwd: root, stdio: "inherit" });
   else execFileSync("npm", ["rebuild", "better-sqlite3", "keytar"], { cwd: root, stdio: "inherit" });
   writeFileSync(stamp, target);
 }

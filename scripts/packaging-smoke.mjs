@@ -25,8 +25,19 @@ const fail = (message) => {
 try {
   execFileSync(
     join(root, "node_modules", ".bin", "electron-builder"),
-    ["--config", "build/electron-builder.yml", "--linux", "dir", `-c.electronDist=${stub}`, `-c.directories.output=${output}`],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: "false" } },
+    [
+      "--config",
+      "build/electron-builder.yml",
+      "--linux",
+      "dir",
+      `-c.electronDist=${stub}`,
+      `-c.directories.output=${output}`,
+    ],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: "false" },
+    },
   );
 } catch (err) {
   fail(`electron-builder exited with an error:\n${err.stderr?.toString() ?? err.message}`);
@@ -37,7 +48,12 @@ const asar = join(unpacked, "app.asar");
 if (!existsSync(asar)) fail(`no app.asar at ${asar}`);
 const { listPackage } = await import("@electron/asar");
 const files = new Set(listPackage(asar, { isPack: false }).map((f) => f.replace(/\\/g, "/")));
-for (const required of ["/package.json", "/out/electron/main.js", "/out/electron/preload.cjs", "/out/renderer/index.html"]) {
+for (const required of [
+  "/package.json",
+  "/out/electron/main.js",
+  "/out/electron/preload.cjs",
+  "/out/renderer/index.html",
+]) {
   if (!files.has(required)) fail(`app.asar lacks ${required}`);
 }
 const nativeDir = join(unpacked, "app.asar.unpacked", "node_modules");
@@ -45,5 +61,7 @@ const natives = existsSync(nativeDir) ? readdirSync(nativeDir) : [];
 for (const mod of ["keytar", "better-sqlite3"]) {
   if (!natives.includes(mod)) fail(`native module ${mod} is not unpacked beside app.asar`);
 }
-console.log(`Packaging smoke passed: ${files.size} entries in app.asar; native modules unpacked: ${natives.join(", ")}.`);
+console.log(
+  `Packaging smoke passed: ${files.size} entries in app.asar; native modules unpacked: ${natives.join(", ")}.`,
+);
 rmSync(work, { recursive: true, force: true });

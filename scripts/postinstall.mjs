@@ -6,11 +6,15 @@ import { ensureNativeAbi } from "./native-abi.mjs";
 
 const electron = findElectron();
 if (!electron.ok) {
-  console.log(`hermes-desktop: skipping the native rebuild for Electron: ${electron.why}. Native modules stay built for Node.`);
+  console.log(
+    `hermes-desktop: skipping the native rebuild for Electron: ${electron.why}. Native modules stay built for Node.`,
+  );
 } else {
   try {
     ensureNativeAbi("electron");
   } catch (err) {
-    console.log(`hermes-desktop: the native rebuild for Electron failed (${err.message}); \`npm start\` will retry it.`);
+    console.log(
+      `hermes-desktop: the native rebuild for Electron failed (${err.message}); \`npm start\` will retry it.`,
+    );
   }
 }

@@ -12,7 +12,8 @@ import { findChromium } from "./find-chromium.mjs";
 import { ensureNativeAbi } from "./native-abi.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const which = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout.trim() || null;
+const which = (cmd) =>
+  spawnSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout.trim() || null;
 const missing = (what, pkg) => {
   console.error(`npm test needs ${what}: install it (Debian/Ubuntu: sudo apt-get install ${pkg}).`);
   process.exit(1);
@@ -73,7 +74,12 @@ if (!built) totals.failed += 1;
 if (wanted("vitest")) {
   const report = join(root, "test-results", "vitest.json");
   rmSync(report, { force: true });
-  step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+  step("vitest", bin("vitest"), [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ]);
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += r.numPassedTests;
@@ -99,9 +105,12 @@ if (wanted("e2e") && built) {
 }
 
 if (wanted("packaging") && built) {
-  if (step("packaging smoke", process.execPath, [join(root, "scripts", "packaging-smoke.mjs")])) totals.passed += 1;
+  if (step("packaging smoke", process.execPath, [join(root, "scripts", "packaging-smoke.mjs")]))
+    totals.passed += 1;
   else totals.failed += 1;
 }
 
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+console.log(
+  `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,
+);
 process.exit(totals.failed === 0 ? 0 : 1);

@@ -4,9 +4,11 @@ import { RpcError } from "./rpc/errors.js";
 import { InvalidVaultInputError, KeychainUnavailableError } from "./secrets/errors.js";
 
 export function mapServiceError(err: unknown): RpcError | null {
-  if (err instanceof ConfigValidationError) return new RpcError("invalid_params", err.message, { key: err.key });
+  if (err instanceof ConfigValidationError)
+    return new RpcError("invalid_params", err.message, { key: err.key });
   if (err instanceof KeychainUnavailableError) return new RpcError("keychain_unavailable", err.message);
   if (err instanceof InvalidVaultInputError) return new RpcError("invalid_params", err.message);
-  if (err instanceof Error && err.name === "SessionStoreError") return new RpcError("store_error", err.message);
+  if (err instanceof Error && err.name === "SessionStoreError")
+    return new RpcError("store_error", err.message);
   return null;
 }

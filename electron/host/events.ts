@@ -7,7 +7,11 @@ export class EventHub {
   private readonly listeners = new Set<EventListener>();
 
   emit(type: string, sessionId: string | null, payload: unknown): void {
-    const frame: EventFrame = { jsonrpc: "2.0", method: "event", params: { type, session_id: sessionId, payload } };
+    const frame: EventFrame = {
+      jsonrpc: "2.0",
+      method: "event",
+      params: { type, session_id: sessionId, payload },
+    };
     for (const listener of this.listeners) {
       try {
         listener(frame);

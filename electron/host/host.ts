@@ -69,7 +69,9 @@ export function createHost(options: HostOptions): Host {
   };
 
   const router = createRouter(handlers, mapServiceError, (err) =>
-    log.write("ERROR", "rpc_error", { error: err instanceof Error ? err.stack ?? err.message : String(err) }),
+    log.write("ERROR", "rpc_error", {
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    }),
   );
 
   return {

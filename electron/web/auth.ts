@@ -54,7 +54,11 @@ export function checkOrigin(req: IncomingMessage, rules: AccessRules): AccessVer
   return { ok: true };
 }
 
-export function checkToken(req: IncomingMessage, rules: AccessRules, queryToken: string | null): AccessVerdict {
+export function checkToken(
+  req: IncomingMessage,
+  rules: AccessRules,
+  queryToken: string | null,
+): AccessVerdict {
   const given = bearerToken(req) ?? cookieToken(req) ?? queryToken;
   if (given && sameToken(given, rules.token)) return { ok: true };
   return { ok: false, status: 401, why: given ? "wrong token" : "no token" };

@@ -28,7 +28,12 @@ const routes: Record<string, { httpMethod: "GET" | "POST"; rpcMethod: string }> 
   "/api/model/set": { httpMethod: "POST", rpcMethod: "model.set" },
 };
 
-export async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, router: Router): Promise<void> {
+export async function handleRest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  router: Router,
+): Promise<void> {
   const route = routes[url.pathname];
   if (!route) return sendJson(res, 404, { error: `No such endpoint ${url.pathname}` });
   if (req.method !== route.httpMethod) return sendJson(res, 405, { error: `Use ${route.httpMethod}` });
@@ -40,7 +45,10 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, url:
       return sendJson(res, 400, { error: "The body must be a JSON object" });
     }
   }
-  const response = await router.handle({ jsonrpc: "2.0", id: 1, method: route.rpcMethod, params }, { connectionId: "rest" });
+  const response = await router.handle(
+    { jsonrpc: "2.0", id: 1, method: route.rpcMethod, params },
+    { connectionId: "rest" },
+  );
   if (!response) return sendJson(res, 500, { error: "No response" });
   if ("error" in response) {
     const reason = response.error.data.reason;

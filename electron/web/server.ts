@@ -34,7 +34,9 @@ const loopback = "127.0.0.1";
 const maxFrameBytes = 16 * 1024 * 1024;
 
 function refuse(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).end(message);
+  res
+    .writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" })
+    .end(message);
 }
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {

@@ -52,10 +52,17 @@ function resolveInside(root: string, urlPath: string): string | null {
     return null;
   }
   const candidate = normalize(join(root, decoded));
-  return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep) ? candidate : null;
+  return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep)
+    ? candidate
+    : null;
 }
 
-export async function serveStatic(root: string, urlPath: string, res: ServerResponse, port: number): Promise<void> {
+export async function serveStatic(
+  root: string,
+  urlPath: string,
+  res: ServerResponse,
+  port: number,
+): Promise<void> {
   const headers = securityHeaders(port);
   const target = resolveInside(root, urlPath === "/" ? "/index.html" : urlPath);
   let file = target;
@@ -77,6 +84,11 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
   }
   const type = mimeTypes[extname(file!)] ?? "application/octet-stream";
   const cache = file!.endsWith("index.html") ? "no-store" : "public, max-age=31536000, immutable";
-  res.writeHead(200, { ...headers, "Content-Type": type, "Content-Length": info.size, "Cache-Control": cache });
+  res.writeHead(200, {
+    ...headers,
+    "Content-Type": type,
+    "Content-Length": info.size,
+    "Cache-Control": cache,
+  });
   createReadStream(file!).pipe(res);
 }

@@ -11,7 +11,15 @@ import { median, ms } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const rounds = 5;
-const chromiumArgs = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
 
 const staticServer = `
 const http = require("http");
@@ -20,7 +28,11 @@ const s = http.createServer((q, r) => { r.writeHead(200, {"Content-Type": "text/
 s.listen(0, "127.0.0.1", () => console.log("Static page: http://127.0.0.1:" + s.address().port + "/"));`;
 
 function launch(args, env) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const url = new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {
@@ -57,7 +69,11 @@ export async function run() {
   try {
     for (let i = 0; i < rounds; i++) {
       const home = mkdtempSync(join(tmpdir(), "hermes-bench-"));
-      app.push(await measure(browser, () => launch([join(root, "out", "electron", "web.js"), "--port", "0", "--home", home])));
+      app.push(
+        await measure(browser, () =>
+          launch([join(root, "out", "electron", "web.js"), "--port", "0", "--home", home]),
+        ),
+      );
       rmSync(home, { recursive: true, force: true });
       base.push(await measure(browser, () => launch(["-e", staticServer])));
     }
@@ -66,5 +82,7 @@ export async function run() {
   }
   const a = median(app);
   const b = median(base);
-  return [`cold_start: ${ms(a)} launch to interactive web UI (baseline static page ${ms(b)}; ratio ${(a / b).toFixed(2)}x; median of ${rounds})`];
+  return [
+    `cold_start: ${ms(a)} launch to interactive web UI (baseline static page ${ms(b)}; ratio ${(a / b).toFixed(2)}x; median of ${rounds})`,
+  ];
 }

@@ -79,6 +79,14 @@ export class SettingsStore {
     return this.#read().settings;
   }
 
+  /**
+   * A copy of the file's valid content as written, without defaults: tells an absent key from an
+   * empty one (e.g. `plugins.entries.<id>.llm.allowed_models`, where absent allows any value).
+   */
+  document(): SettingsDocument {
+    return structuredClone(this.#read().document);
+  }
+
   /** Current problems with config.yaml; each disappears once its cause is fixed. */
   notices(): ConfigNotice[] {
     const snapshot = this.#read();

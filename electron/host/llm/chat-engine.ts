@@ -63,7 +63,8 @@ export class ChatEngine {
 
   async complete(route: Route, body: ChatBody, options: RequestOptions = {}): Promise<ChatOutcome> {
     const client = await this.client(route);
-    const timeout = options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
+    const timeout =
+      options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
     try {
       const response = (await client.chat.completions.create(
         { ...this.requestBody(route, body), stream: false } as never,
@@ -93,7 +94,8 @@ export class ChatEngine {
 
   async stream(route: Route, body: ChatBody, options: RequestOptions = {}): Promise<ChatOutcome> {
     const client = await this.client(route);
-    const idleMs = options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
+    const idleMs =
+      options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
     const watchdog = new AbortController();
     const abortFromCaller = () => watchdog.abort();
     options.signal?.addEventListener("abort", abortFromCaller, { once: true });

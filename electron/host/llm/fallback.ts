@@ -22,7 +22,9 @@ export class FallbackExhaustedError extends ProviderRequestError {
     const last = steps.at(-1)!;
     const tried = steps.map((s) => s.route.providerName).join(", then ");
     super(
-      steps.length > 1 ? `Every provider failed (tried ${tried}). Last error: ${last.error.message}` : last.error.message,
+      steps.length > 1
+        ? `Every provider failed (tried ${tried}). Last error: ${last.error.message}`
+        : last.error.message,
       last.error.kind,
       last.error.providerId,
       last.error.status,

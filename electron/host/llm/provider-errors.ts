@@ -27,11 +27,15 @@ export function describeProviderError(err: unknown, providerName: string, baseUR
   }
   if (err instanceof OpenAI.APIConnectionError) {
     const cause = (err.cause as { code?: string; message?: string } | undefined) ?? {};
-    const why = cause.code === "ECONNREFUSED" ? "connection refused" : cause.code || cause.message || "connection failed";
+    const why =
+      cause.code === "ECONNREFUSED"
+        ? "connection refused"
+        : cause.code || cause.message || "connection failed";
     return `Could not reach ${providerName} at ${baseURL}: ${why}. Check the base URL and that the server is running.`;
   }
   if (err instanceof OpenAI.APIError && typeof err.status === "number") {
-    const hint = statusHints[err.status] ?? (err.status >= 500 ? "the provider had an error" : "the request failed");
+    const hint =
+      statusHints[err.status] ?? (err.status >= 500 ? "the provider had an error" : "the request failed");
     const detail = messageOf(err);
     return `${providerName} answered ${err.status}: ${hint}.${detail ? ` It said: "${detail.slice(0, 300)}"` : ""}`;
   }

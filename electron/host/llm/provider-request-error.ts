@@ -23,16 +23,27 @@ export class ProviderRequestError extends Error {
   }
 }
 
-const contextLengthPattern = /context[_ ]length|maximum context|context window|too many tokens|prompt is too long/i;
+const contextLengthPattern =
+  /context[_ ]length|maximum context|context window|too many tokens|prompt is too long/i;
 
 export function toProviderRequestError(err: unknown, route: Route): ProviderRequestError {
   if (err instanceof ProviderRequestError) return err;
   const name = route.providerName;
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
-    return new ProviderRequestError(describeProviderError(err, name, route.baseURL), "timeout", route.providerId, null);
+    return new ProviderRequestError(
+      describeProviderError(err, name, route.baseURL),
+      "timeout",
+      route.providerId,
+      null,
+    );
   }
   if (err instanceof OpenAI.APIConnectionError) {
-    return new ProviderRequestError(describeProviderError(err, name, route.baseURL), "connection", route.providerId, null);
+    return new ProviderRequestError(
+      describeProviderError(err, name, route.baseURL),
+      "connection",
+      route.providerId,
+      null,
+    );
   }
   if (err instanceof OpenAI.APIError) {
     const body = (err.error ?? {}) as { code?: unknown; message?: unknown };
@@ -49,7 +60,12 @@ export function toProviderRequestError(err: unknown, route: Route): ProviderRequ
       }
     }
     if (typeof err.status === "number") {
-      return new ProviderRequestError(describeProviderError(err, name, route.baseURL), "http", route.providerId, err.status);
+      return new ProviderRequestError(
+        describeProviderError(err, name, route.baseURL),
+        "http",
+        route.providerId,
+        err.status,
+      );
     }
     // A mid-stream `error` frame or an unparseable stream: the SDK raises an APIError without status.
     const detail = typeof body.message === "string" ? body.message : err.message;

@@ -43,7 +43,13 @@ export function routeFor(settings: Settings, providerId: string, model: string):
   const id = findProviderId(settings, providerId);
   const provider = id ? settings.providers[id] : undefined;
   if (!id || !provider) throw new UnknownProviderError(providerId);
-  return { providerId: id, providerName: provider.name, baseURL: provider.base_url, model, keyEnv: provider.key_env ?? null };
+  return {
+    providerId: id,
+    providerName: provider.name,
+    baseURL: provider.base_url,
+    model,
+    keyEnv: provider.key_env ?? null,
+  };
 }
 
 export function mainRoute(settings: Settings): Route {

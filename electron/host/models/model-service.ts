@@ -9,20 +9,34 @@ export class ModelService {
 
   async set(params: ModelSetParams): Promise<ModelSetResult> {
     if (params.scope === "auxiliary") {
-      throw new RpcError("invalid_params", "Auxiliary slots are not available in this version yet", { key: "scope" });
+      throw new RpcError("invalid_params", "Auxiliary slots are not available in this version yet", {
+        key: "scope",
+      });
     }
     const current = this.settings.get();
-    const providerId = Object.keys(current.providers).find((id) => id.toLowerCase() === params.provider.toLowerCase());
+    const providerId = Object.keys(current.providers).find(
+      (id) => id.toLowerCase() === params.provider.toLowerCase(),
+    );
     if (!providerId) {
-      throw new RpcError("invalid_params", `model.provider "${params.provider}" is not a configured provider`, {
-        key: "model.provider",
-      });
+      throw new RpcError(
+        "invalid_params",
+        `model.provider "${params.provider}" is not a configured provider`,
+        {
+          key: "model.provider",
+        },
+      );
     }
     if (!params.model.trim()) {
       throw new RpcError("invalid_params", "model.model must name a model", { key: "model.model" });
     }
     this.settings.set("model", { provider: providerId, model: params.model.trim() });
     const after = this.settings.get();
-    return { ok: true, scope: "main", provider: providerId, model: after.model.model, stale_aux: stalePins(after) };
+    return {
+      ok: true,
+      scope: "main",
+      provider: providerId,
+      model: after.model.model,
+      stale_aux: stalePins(after),
+    };
   }
 }

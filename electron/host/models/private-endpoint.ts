@@ -3,7 +3,9 @@ import { isIP } from "node:net";
 
 const ipv4Private = (ip: string): boolean => {
   const [a = -1, b = -1] = ip.split(".").map(Number);
-  return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || ip === "0.0.0.0";
+  return (
+    a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || ip === "0.0.0.0"
+  );
 };
 
 const ipv6Private = (ip: string): boolean => {

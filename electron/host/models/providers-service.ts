@@ -25,9 +25,13 @@ export function validateBaseUrl(raw: string): string {
     throw new RpcError("invalid_params", "base_url must start with http:// or https://", { key: "base_url" });
   }
   if (url.username || url.password) {
-    throw new RpcError("invalid_params", "base_url must not hold credentials; put the key in the API key field", {
-      key: "base_url",
-    });
+    throw new RpcError(
+      "invalid_params",
+      "base_url must not hold credentials; put the key in the API key field",
+      {
+        key: "base_url",
+      },
+    );
   }
   return url.toString().replace(/\/+$/, "");
 }
@@ -40,7 +44,8 @@ export class ProvidersService {
 
   private config(id: string): ProviderConfig {
     const provider = this.settings.get().providers[id];
-    if (!provider) throw new RpcError("not_found", `No provider "${id}"; add it in Settings → Providers first.`);
+    if (!provider)
+      throw new RpcError("not_found", `No provider "${id}"; add it in Settings → Providers first.`);
     return provider;
   }
 
@@ -63,7 +68,11 @@ export class ProvidersService {
 
   async save(params: ProvidersSaveParams): Promise<{ provider: ProviderView }> {
     const base_url = validateBaseUrl(params.base_url);
-    const next: ProviderConfig = { ...this.settings.get().providers[params.id], name: params.name.trim(), base_url };
+    const next: ProviderConfig = {
+      ...this.settings.get().providers[params.id],
+      name: params.name.trim(),
+      base_url,
+    };
     if (params.key_env) next.key_env = params.key_env;
     else delete next.key_env;
 
@@ -91,7 +100,8 @@ export class ProvidersService {
     this.settings.update((doc) => {
       if (doc.providers) delete doc.providers[id];
       if (doc.model?.provider === id) doc.model = { provider: "", model: "" };
-      if (doc.fallback_providers) doc.fallback_providers = doc.fallback_providers.filter((f) => f.provider !== id);
+      if (doc.fallback_providers)
+        doc.fallback_providers = doc.fallback_providers.filter((f) => f.provider !== id);
     });
     return {};
   }

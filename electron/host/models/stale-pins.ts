@@ -6,7 +6,8 @@ import type { Settings } from "../config/config-schema.js";
 import type { StaleAuxSlot } from "../rpc/methods/model.js";
 import { isPrivateEndpoint } from "./private-endpoint.js";
 
-const followsMain = (provider: string | undefined): boolean => !provider || provider === "auto" || provider === "main";
+const followsMain = (provider: string | undefined): boolean =>
+  !provider || provider === "auto" || provider === "main";
 
 export function stalePins(settings: Settings): StaleAuxSlot[] {
   const mainProvider = settings.model.provider;

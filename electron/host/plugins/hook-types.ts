@@ -1,30 +1,7 @@
-/** Hook names and payloads (SPEC §5.3). Payload keys are camelCase and public. */
-import type { Usage } from "../llm/usage.js";
+/** Hook names and payloads (SPEC §5.3); the types live in the plugin SDK so they are written once. */
+import type { HookName, HookPayloads } from "../../../plugins/sdk/types.js";
 
-interface SessionScoped {
-  sessionId: string;
-  /** The key of the window or connection that owns the session. */
-  gatewaySessionKey: string;
-}
-
-export interface HookPayloads {
-  on_session_start: SessionScoped;
-  on_session_end: SessionScoped;
-  pre_llm_call: SessionScoped & { userMessage: string };
-  post_llm_call: SessionScoped & {
-    sideQuestionToken: string | null;
-    reviewSignals: Record<string, unknown>;
-    reply: string;
-  };
-  pre_tool_call: SessionScoped & { toolName: string; args: unknown; turnOrigin?: string };
-  post_tool_call: SessionScoped & { toolName: string; args: unknown; result: unknown };
-  pre_api_request: SessionScoped & { provider: string; model: string };
-  post_api_request: SessionScoped & { provider: string; model: string; usage: Usage };
-  pre_auxiliary_call: Partial<SessionScoped> & { auxTask: string; pluginId: string | null };
-  post_auxiliary_call: Partial<SessionScoped> & { auxTask: string; pluginId: string | null; usage: Usage };
-}
-
-export type HookName = keyof HookPayloads;
+export type { HookName, HookPayloads, HookResults } from "../../../plugins/sdk/types.js";
 
 export const hookNames: readonly HookName[] = [
   "on_session_start",

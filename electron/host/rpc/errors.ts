@@ -57,6 +57,10 @@ export class RpcError extends Error {
   }
 
   toObject(): RpcErrorObject {
-    return { code: errorCodes[this.reason], message: this.message, data: { ...this.extra, reason: this.reason } };
+    return {
+      code: errorCodes[this.reason],
+      message: this.message,
+      data: { ...this.extra, reason: this.reason },
+    };
   }
 }

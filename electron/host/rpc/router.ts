@@ -30,7 +30,8 @@ const validators = new Map<MethodName, ValidateFunction>(
 
 /** "params.base_url must be string" — names the field so the caller knows what to fix. */
 export function describeParamError(error: ErrorObject): { message: string; key: string } {
-  const missing = error.keyword === "required" ? (error.params as { missingProperty: string }).missingProperty : "";
+  const missing =
+    error.keyword === "required" ? (error.params as { missingProperty: string }).missingProperty : "";
   const extra =
     error.keyword === "additionalProperties"
       ? (error.params as { additionalProperty: string }).additionalProperty
@@ -47,20 +48,34 @@ export function describeParamError(error: ErrorObject): { message: string; key: 
   return { key, message: `${where} ${error.message ?? "is invalid"}` };
 }
 
-export function createRouter(handlers: HandlerTable, mapError: ErrorMapper, logError: (e: unknown) => void): Router {
-  const fail = (id: RequestId | null, error: RpcErrorObject): ResponseFrame => ({ jsonrpc: "2.0", id, error });
+export function createRouter(
+  handlers: HandlerTable,
+  mapError: ErrorMapper,
+  logError: (e: unknown) => void,
+): Router {
+  const fail = (id: RequestId | null, error: RpcErrorObject): ResponseFrame => ({
+    jsonrpc: "2.0",
+    id,
+    error,
+  });
 
   return {
     async handle(frame, ctx) {
       if (typeof frame !== "object" || frame === null || Array.isArray(frame)) {
-        return fail(null, new RpcError("invalid_request", "A request must be a JSON-RPC 2.0 object").toObject());
+        return fail(
+          null,
+          new RpcError("invalid_request", "A request must be a JSON-RPC 2.0 object").toObject(),
+        );
       }
       const { jsonrpc, id, method, params } = frame as Record<string, unknown>;
       const requestId = typeof id === "string" || typeof id === "number" ? id : null;
       if (jsonrpc !== "2.0" || typeof method !== "string" || requestId === null) {
         return fail(
           requestId,
-          new RpcError("invalid_request", 'A request needs jsonrpc "2.0", a string method and an id').toObject(),
+          new RpcError(
+            "invalid_request",
+            'A request needs jsonrpc "2.0", a string method and an id',
+          ).toObject(),
         );
       }
       if (!isMethodName(method)) {
@@ -70,7 +85,9 @@ export function createRouter(handlers: HandlerTable, mapError: ErrorMapper, logE
       const validate = validators.get(method)!;
       if (!validate(input)) {
         const first = validate.errors?.[0];
-        const { message, key } = first ? describeParamError(first) : { message: "params are invalid", key: "" };
+        const { message, key } = first
+          ? describeParamError(first)
+          : { message: "params are invalid", key: "" };
         return fail(requestId, new RpcError("invalid_params", message, { key }).toObject());
       }
       try {

@@ -42,7 +42,11 @@ describe("ChatEngine", () => {
     env.FAKE_KEY = "sk-test-engine-0000000000";
     primary.enqueue({ kind: "text", content: "one two three", usage: { cachedTokens: 2, cost: 0.001 } });
     const deltas: string[] = [];
-    const out = await engine.stream(route(primary), { messages: [{ role: "user", content: "hi" }] }, { onDelta: (d) => deltas.push(d) });
+    const out = await engine.stream(
+      route(primary),
+      { messages: [{ role: "user", content: "hi" }] },
+      { onDelta: (d) => deltas.push(d) },
+    );
     expect(deltas.join("")).toBe("one two three");
     expect(out).toMatchObject({ text: "one two three", stopped: false, finishReason: "stop" });
     expect(out.usage.cacheReadTokens).toBe(2);
@@ -56,10 +60,14 @@ describe("ChatEngine", () => {
   it("keeps the partial reply when stopped mid-stream", async () => {
     primary.fault({ kind: "stall", afterChunks: 3 });
     const controller = new AbortController();
-    const out = await engine.stream(route(primary), { messages: [{ role: "user", content: "alpha beta gamma delta" }] }, {
-      signal: controller.signal,
-      onDelta: () => controller.abort(),
-    });
+    const out = await engine.stream(
+      route(primary),
+      { messages: [{ role: "user", content: "alpha beta gamma delta" }] },
+      {
+        signal: controller.signal,
+        onDelta: () => controller.abort(),
+      },
+    );
     expect(out.stopped).toBe(true);
     expect(out.text.length).toBeGreaterThan(0);
   });
@@ -74,15 +82,24 @@ describe("ChatEngine", () => {
 
   it("turns a dropped connection, malformed SSE and context overflow into plain errors", async () => {
     primary.fault({ kind: "drop", afterChunks: 2 });
-    await expect(engine.stream(route(primary), { messages: [{ role: "user", content: "a b c d" }] })).rejects.toThrow(
-      ProviderRequestError,
-    );
+    await expect(
+      engine.stream(route(primary), { messages: [{ role: "user", content: "a b c d" }] }),
+    ).rejects.toThrow(ProviderRequestError);
     primary.fault({ kind: "malformed_sse", afterChunks: 1, garbage: "invalid_json" });
-    await expect(engine.stream(route(primary), { messages: [{ role: "user", content: "a b" }] })).rejects.toMatchObject({
+    await expect(
+      engine.stream(route(primary), { messages: [{ role: "user", content: "a b" }] }),
+    ).rejects.toMatchObject({
       name: "ProviderRequestError",
     });
-    primary.fault({ kind: "http_error", status: 400, code: "context_length_exceeded", message: "maximum context length" });
-    await expect(engine.stream(route(primary), { messages: [{ role: "user", content: "a" }] })).rejects.toMatchObject({
+    primary.fault({
+      kind: "http_error",
+      status: 400,
+      code: "context_length_exceeded",
+      message: "maximum context length",
+    });
+    await expect(
+      engine.stream(route(primary), { messages: [{ role: "user", content: "a" }] }),
+    ).rejects.toMatchObject({
       kind: "context_length",
       message: expect.stringContaining("Start a new chat"),
     });
@@ -91,7 +108,11 @@ describe("ChatEngine", () => {
   it("falls back in order on 429 and 5xx, not on 401", async () => {
     primary.fault({ kind: "http_error", status: 429 });
     backup.enqueue("from backup");
-    const { result, route: used, skipped } = await runWithFallback([route(primary), route(backup, "backup")], (r) =>
+    const {
+      result,
+      route: used,
+      skipped,
+    } = await runWithFallback([route(primary), route(backup, "backup")], (r) =>
       engine.complete(r, { messages: [{ role: "user", content: "x" }] }),
     );
     expect(result.text).toBe("from backup");

@@ -33,9 +33,10 @@ describe("layering check", () => {
   });
 
   it("fails when renderer code imports host runtime code but allows the contract", () => {
-    expect(run({ "renderer/src/a.ts": 'import type { MethodName } from "../../electron/host/rpc/contract";\n' }).ok).toBe(
-      true,
-    );
+    expect(
+      run({ "renderer/src/a.ts": 'import type { MethodName } from "../../electron/host/rpc/contract";\n' })
+        .ok,
+    ).toBe(true);
     const r = run({ "renderer/src/a.ts": 'import { createHost } from "../../electron/host/host";\n' });
     expect(r.ok).toBe(false);
     expect(r.output).toContain("renderer code may import only the contract");
@@ -48,7 +49,9 @@ describe("layering check", () => {
   });
 
   it("fails when the contract imports host runtime code", () => {
-    const r = run({ "electron/host/rpc/m.ts": 'import { SettingsStore } from "../config/settings-store.js";\n' });
+    const r = run({
+      "electron/host/rpc/m.ts": 'import { SettingsStore } from "../config/settings-store.js";\n',
+    });
     expect(r.ok).toBe(false);
   });
 });

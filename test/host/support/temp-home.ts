@@ -9,7 +9,11 @@ export function tempHome(prefix = "hermes-home-"): { dir: string; cleanup(): voi
 }
 
 /** Polls `probe` until it returns a truthy value or the deadline passes. */
-export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 5000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  timeoutMs = 5000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

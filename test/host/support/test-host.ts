@@ -9,7 +9,10 @@ export interface TestHost {
   vault: Vault;
   home: string;
   service: string;
-  call(method: string, params?: unknown): Promise<{ result?: unknown; error?: { message: string; data: { reason: string; key?: string } } }>;
+  call(
+    method: string,
+    params?: unknown,
+  ): Promise<{ result?: unknown; error?: { message: string; data: { reason: string; key?: string } } }>;
   dispose(): Promise<void>;
 }
 
@@ -21,7 +24,9 @@ export function requireSecretService(): void {
   }
 }
 
-export async function startTestHost(opts: { home?: string; env?: Record<string, string | undefined> } = {}): Promise<TestHost> {
+export async function startTestHost(
+  opts: { home?: string; env?: Record<string, string | undefined> } = {},
+): Promise<TestHost> {
   const temp = opts.home ? null : tempHome();
   const home = opts.home ?? temp!.dir;
   const service = `hermes-desktop-test-${randomUUID()}`;
@@ -34,7 +39,10 @@ export async function startTestHost(opts: { home?: string; env?: Record<string, 
     home,
     service,
     async call(method, params = {}) {
-      const response = await host.router.handle({ jsonrpc: "2.0", id: ++seq, method, params }, { connectionId: "test" });
+      const response = await host.router.handle(
+        { jsonrpc: "2.0", id: ++seq, method, params },
+        { connectionId: "test" },
+      );
       return response as never;
     },
     async dispose() {

@@ -17,7 +17,13 @@ beforeEach(async () => {
   t = await startTestHost();
   staticDir = tempHome("hermes-static-");
   writeFileSync(join(staticDir.dir, "index.html"), "<!doctype html><title>Hermes</title>");
-  server = await startWebServer({ router: t.host.router, events: t.host.events, token, port: 0, staticDir: staticDir.dir });
+  server = await startWebServer({
+    router: t.host.router,
+    events: t.host.events,
+    token,
+    port: 0,
+    staticDir: staticDir.dir,
+  });
 });
 
 afterEach(async () => {
@@ -37,7 +43,10 @@ function openSocket(headers: Record<string, string>): Promise<WebSocket> {
   });
 }
 
-function rpc(ws: WebSocket, frame: object): Promise<{ result?: unknown; error?: { data: { reason: string }; message: string } }> {
+function rpc(
+  ws: WebSocket,
+  frame: object,
+): Promise<{ result?: unknown; error?: { data: { reason: string }; message: string } }> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
       const parsed = JSON.parse(data.toString());
@@ -64,9 +73,9 @@ describe("web transport", () => {
       headers: { Authorization: `Bearer ${token}`, Origin: "https://evil.example" },
     });
     expect(res.status).toBe(403);
-    await expect(openSocket({ Authorization: `Bearer ${token}`, Origin: "https://evil.example" })).rejects.toThrow(
-      "HTTP 403",
-    );
+    await expect(
+      openSocket({ Authorization: `Bearer ${token}`, Origin: "https://evil.example" }),
+    ).rejects.toThrow("HTTP 403");
   });
 
   it("trades ?token= for an HttpOnly cookie and a redirect without it", async () => {
@@ -107,7 +116,12 @@ describe("web transport", () => {
     const ws = await openSocket({ Authorization: `Bearer ${token}` });
     const unknown = await rpc(ws, { jsonrpc: "2.0", id: 1, method: "no.such.method", params: {} });
     expect(unknown.error?.data.reason).toBe("method_not_found");
-    const bad = await rpc(ws, { jsonrpc: "2.0", id: 2, method: "providers.save", params: { id: "x", name: "X" } });
+    const bad = await rpc(ws, {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "providers.save",
+      params: { id: "x", name: "X" },
+    });
     expect(bad.error?.data.reason).toBe("invalid_params");
     expect(bad.error?.message).toContain("params.base_url");
     const info = await rpc(ws, { jsonrpc: "2.0", id: 3, method: "host.info", params: {} });
@@ -135,7 +149,9 @@ describe("web transport", () => {
   it("refuses a Host header that is not loopback (DNS rebinding)", async () => {
     const res = await new Promise<number>((resolve, reject) => {
       const socket = connect({ host: "127.0.0.1", port: server.port }, () => {
-        socket.write(`GET / HTTP/1.1\r\nHost: evil.example:${server.port}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+        socket.write(
+          `GET / HTTP/1.1\r\nHost: evil.example:${server.port}\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+        );
       });
       socket.once("data", (d) => {
         resolve(Number(d.toString().split(" ")[1]));
