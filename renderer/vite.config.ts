@@ -10,5 +10,10 @@ export default defineConfig({
   // Relative asset URLs: the same build loads from file:// in Electron and from the web server.
   base: "./",
   plugins: [react()],
-  build: { outDir: join(here, "..", "out", "renderer"), emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: join(here, "..", "out", "renderer"),
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+  },
 });

@@ -64,6 +64,7 @@ function check(name, cmd, args) {
 
 check("typecheck", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 check("typecheck-renderer", bin("tsc"), ["-p", "renderer/tsconfig.json", "--noEmit"]);
+check("typecheck-renderer-tests", bin("tsc"), ["-p", "test/renderer/tsconfig.json", "--noEmit"]);
 check("lint", bin("eslint"), ["--max-warnings=0", "."]);
 check("format", bin("prettier"), ["--check", "--log-level=warn", "."]);
 check("layering", process.execPath, [join(root, "scripts", "check-layering.mjs")]);

@@ -1,0 +1,16 @@
+/** Picks the transport: the preload's IPC bridge in the desktop app, else the web-mode WebSocket. */
+import type { HermesClient } from "./client.js";
+import { createIpcClient, type HermesBridge } from "./ipc-transport.js";
+import { createWebSocketClient, sameOriginRpcUrl } from "./ws-transport.js";
+
+declare global {
+  interface Window {
+    /** Set by electron/preload.ts in the desktop app; absent in a browser. */
+    hermes?: HermesBridge;
+  }
+}
+
+export function createHermesClient(win: Window = window): HermesClient {
+  if (win.hermes) return createIpcClient(win.hermes);
+  return createWebSocketClient({ url: sameOriginRpcUrl(win.location) });
+}

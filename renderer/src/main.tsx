@@ -1,0 +1,30 @@
+/** Entry: one client for the transport at hand, the stores on top of it, and the app. */
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { createHermesClient } from "./api/create-client.js";
+import { connectStoresToHost, createAppStores } from "./stores/app-stores.js";
+import { StoresProvider } from "./stores/stores-context.js";
+import { App } from "./ui/app.js";
+import "./styles/tokens.css";
+import "./styles/base.css";
+import "./styles/controls.css";
+import "./styles/surfaces.css";
+import "./styles/combobox.css";
+import "./styles/shell.css";
+import "./styles/settings.css";
+import "./styles/chat.css";
+
+const root = document.getElementById("root");
+if (!root) throw new Error('index.html lacks <div id="root">; the renderer has nowhere to mount.');
+
+const client = createHermesClient();
+const stores = createAppStores(client);
+connectStoresToHost(client, stores);
+
+createRoot(root).render(
+  <StrictMode>
+    <StoresProvider stores={stores}>
+      <App />
+    </StoresProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,112 @@
+/** One provider: name, base URL, key state, its actions and the outcome of "Test connection". */
+import { CircleCheck, KeyRound, Pencil, PlugZap, Trash } from "lucide-react";
+import type { ProviderView } from "../../../electron/host/rpc/methods/providers.js";
+import { Button } from "../ui/button.js";
+import { InlineAlert } from "../ui/inline-alert.js";
+import { useProviders } from "../stores/stores-context.js";
+import type { ConnectionTest } from "../stores/providers-store.js";
+
+export function ProviderRow({
+  provider,
+  isMain,
+  onEdit,
+  onRemove,
+}: {
+  provider: ProviderView;
+  isMain: boolean;
+  onEdit(): void;
+  onRemove(): void;
+}) {
+  const test = useProviders((s) => s.connectionTests[provider.id]);
+  const testConnection = useProviders((s) => s.testConnection);
+  const testing = test?.kind === "testing";
+
+  return (
+    <li className="provider-row card" data-provider={provider.id}>
+      <div className="provider-row-main">
+        <div className="provider-avatar" aria-hidden="true">
+          {initials(provider.name)}
+        </div>
+        <div className="provider-row-text">
+          <div className="provider-row-title">
+            <span className="provider-name">{provider.name}</span>
+            {isMain ? <span className="badge badge-accent">Main model</span> : null}
+          </div>
+          <div className="provider-url">{provider.base_url}</div>
+          <KeyState provider={provider} />
+        </div>
+        <div className="provider-row-actions">
+          <Button
+            size="sm"
+            icon={<PlugZap size={14} aria-hidden="true" />}
+            onClick={() => void testConnection(provider.id)}
+            disabled={testing}
+            busy={testing}
+          >
+            {testing ? "Testing…" : "Test connection"}
+          </Button>
+          <Button size="sm" variant="ghost" icon={<Pencil size={14} aria-hidden="true" />} onClick={onEdit}>
+            Edit
+          </Button>
+          <Button size="sm" variant="ghost" icon={<Trash size={14} aria-hidden="true" />} onClick={onRemove}>
+            Remove
+          </Button>
+        </div>
+      </div>
+      {test && test.kind !== "testing" ? <ConnectionTestResult name={provider.name} test={test} /> : null}
+    </li>
+  );
+}
+
+function KeyState({ provider }: { provider: ProviderView }) {
+  if (!provider.hasKey) return <div className="key-state key-state-none">No key</div>;
+  return (
+    <div className="key-state key-state-set">
+      <KeyRound size={12} aria-hidden="true" />
+      <span>{provider.keyHint ? `Key set ••••${provider.keyHint}` : "Key set"}</span>
+      {provider.key_env ? <span className="key-source">from {provider.key_env}</span> : null}
+    </div>
+  );
+}
+
+function ConnectionTestResult({
+  name,
+  test,
+}: {
+  name: string;
+  test: Exclude<ConnectionTest, { kind: "testing" }>;
+}) {
+  if (test.kind === "failed") {
+    return (
+      <div className="provider-row-result">
+        <InlineAlert>{test.message}</InlineAlert>
+      </div>
+    );
+  }
+  const count = test.models.length;
+  return (
+    <div className="provider-row-result">
+      <p className="test-summary">
+        <CircleCheck size={14} aria-hidden="true" className="test-summary-icon" />
+        Connected · {count === 1 ? "1 model" : `${count} models`}
+      </p>
+      {count > 0 ? (
+        <ul className="model-chips" role="list" aria-label={`Models of ${name}`}>
+          {test.models.map((model) => (
+            <li key={model} className="model-chip">
+              {model}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">The provider answered but lists no models; you can still type a model id.</p>
+      )}
+    </div>
+  );
+}
+
+function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? `${words[0]?.[0] ?? ""}${words[1]?.[0] ?? ""}` : name.slice(0, 2);
+  return letters.toUpperCase() || "?";
+}

@@ -1,0 +1,77 @@
+/** Settings → Providers: the configured endpoints, with loading, empty and error states. */
+import { Plus, Server } from "lucide-react";
+import { useState } from "react";
+import type { ProviderView } from "../../../electron/host/rpc/methods/providers.js";
+import { Button } from "../ui/button.js";
+import { EmptyState } from "../ui/empty-state.js";
+import { InlineAlert } from "../ui/inline-alert.js";
+import { LoadingLine } from "../ui/spinner.js";
+import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
+import { selectCurrentMainModel } from "../stores/main-model-store.js";
+import { ProviderRow } from "./provider-row.js";
+import { RemoveProviderDialog } from "./remove-provider-dialog.js";
+import { SettingsPageHeader } from "./settings-page-header.js";
+
+export function ProvidersPage() {
+  const providers = useProviders((s) => s.providers);
+  const reload = useProviders((s) => s.load);
+  const openAdd = useNavigation((s) => s.openAddProvider);
+  const openEdit = useNavigation((s) => s.openEditProvider);
+  const mainProvider = useMainModel((s) => selectCurrentMainModel(s)?.provider ?? null);
+  const [removing, setRemoving] = useState<ProviderView | null>(null);
+
+  const hasProviders = providers.kind === "ready" && providers.data.length > 0;
+  // Exactly one "Add provider" button on the page: in the header, or in the empty state.
+  const addButton = (
+    <Button variant="primary" icon={<Plus size={16} aria-hidden="true" />} onClick={openAdd}>
+      Add provider
+    </Button>
+  );
+
+  return (
+    <section className="settings-page" aria-labelledby="providers-heading">
+      <SettingsPageHeader
+        headingId="providers-heading"
+        title="Providers"
+        description="OpenAI-compatible endpoints Hermes Desktop can talk to. Keys stay in your system keychain."
+        action={hasProviders ? addButton : null}
+      />
+      {providers.kind === "loading" ? <LoadingLine>Loading providers…</LoadingLine> : null}
+      {providers.kind === "failed" ? (
+        <InlineAlert
+          action={
+            <Button size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
+          Couldn't load your providers: {providers.message}
+        </InlineAlert>
+      ) : null}
+      {providers.kind === "ready" && providers.refreshError ? (
+        <InlineAlert tone="warning">This list may be out of date: {providers.refreshError}</InlineAlert>
+      ) : null}
+      {providers.kind === "ready" && providers.data.length === 0 ? (
+        <div className="card">
+          <EmptyState icon={<Server size={20} />} title="No providers yet" action={addButton}>
+            Add OpenRouter, OpenAI, or a local server such as llama.cpp or Ollama to start chatting.
+          </EmptyState>
+        </div>
+      ) : null}
+      {hasProviders ? (
+        <ul className="provider-list">
+          {providers.data.map((provider) => (
+            <ProviderRow
+              key={provider.id}
+              provider={provider}
+              isMain={provider.id === mainProvider}
+              onEdit={() => openEdit(provider.id)}
+              onRemove={() => setRemoving(provider)}
+            />
+          ))}
+        </ul>
+      ) : null}
+      <RemoveProviderDialog provider={removing} onClose={() => setRemoving(null)} />
+    </section>
+  );
+}

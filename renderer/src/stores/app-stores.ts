@@ -1,0 +1,52 @@
+/**
+ * The app's stores, made once per client, and their wiring to the host: the first load, a
+ * refresh on every `settings.changed` event, and a full refresh after a reconnect (events sent
+ * while the socket was down are lost).
+ */
+import type { StoreApi } from "zustand/vanilla";
+import type { HermesClient } from "../api/client.js";
+import { createHostStore, type HostState } from "./host-store.js";
+import { createMainModelStore, type MainModelState } from "./main-model-store.js";
+import { createNavigationStore, type NavigationState } from "./navigation-store.js";
+import { createProvidersStore, type ProvidersState } from "./providers-store.js";
+
+export interface AppStores {
+  host: StoreApi<HostState>;
+  providers: StoreApi<ProvidersState>;
+  mainModel: StoreApi<MainModelState>;
+  navigation: StoreApi<NavigationState>;
+}
+
+export function createAppStores(client: HermesClient): AppStores {
+  const mainModel = createMainModelStore(client);
+  const providers = createProvidersStore(client, {
+    onProviderChanged: (id) => mainModel.getState().forgetModels(id),
+  });
+  return { host: createHostStore(client), providers, mainModel, navigation: createNavigationStore() };
+}
+
+export function refreshFromHost(stores: AppStores): Promise<void> {
+  return Promise.all([
+    stores.host.getState().load(),
+    stores.providers.getState().load(),
+    stores.mainModel.getState().loadCurrent(),
+  ]).then(() => undefined);
+}
+
+/** Loads everything once and keeps it fresh; returns the function that stops listening. */
+export function connectStoresToHost(client: HermesClient, stores: AppStores): () => void {
+  const stopEvents = client.onEvent((event) => {
+    if (event.type === "settings.changed") void refreshFromHost(stores);
+  });
+  let lastStatus = client.status;
+  const stopStatus = client.onStatusChange((status) => {
+    stores.host.getState().setConnection(status);
+    if (status === "connected" && lastStatus === "reconnecting") void refreshFromHost(stores);
+    lastStatus = status;
+  });
+  void refreshFromHost(stores);
+  return () => {
+    stopEvents();
+    stopStatus();
+  };
+}

@@ -1,0 +1,37 @@
+/** Where the user is, and which app-wide dialog is open. In memory only: a reload starts at Chat. */
+import { createStore, type StoreApi } from "zustand/vanilla";
+
+export type SettingsSection = "providers" | "models";
+
+export type Screen = { name: "chat" } | { name: "settings"; section: SettingsSection };
+
+export type ProviderDialog = { mode: "closed" } | { mode: "add" } | { mode: "edit"; providerId: string };
+
+export interface NavigationState {
+  screen: Screen;
+  providerDialog: ProviderDialog;
+  goToChat(): void;
+  goToSettings(section?: SettingsSection): void;
+  openAddProvider(): void;
+  openEditProvider(providerId: string): void;
+  closeProviderDialog(): void;
+}
+
+export function createNavigationStore(): StoreApi<NavigationState> {
+  return createStore<NavigationState>()((set, get) => ({
+    screen: { name: "chat" },
+    providerDialog: { mode: "closed" },
+    goToChat: () => set({ screen: { name: "chat" } }),
+    goToSettings: (section) => {
+      const current = get().screen;
+      const fallback = current.name === "settings" ? current.section : "providers";
+      set({ screen: { name: "settings", section: section ?? fallback } });
+    },
+    openAddProvider: () => set({ providerDialog: { mode: "add" } }),
+    openEditProvider: (providerId) => set({ providerDialog: { mode: "edit", providerId } }),
+    closeProviderDialog: () => set({ providerDialog: { mode: "closed" } }),
+  }));
+}
+
+export const selectSettingsSection = (state: NavigationState): SettingsSection | null =>
+  state.screen.name === "settings" ? state.screen.section : null;

@@ -1,0 +1,28 @@
+/** Gives components the app's stores, and typed hooks to select from them. */
+import { createContext, useContext, type ReactNode } from "react";
+import { useStore } from "zustand";
+import type { AppStores } from "./app-stores.js";
+import type { HostState } from "./host-store.js";
+import type { MainModelState } from "./main-model-store.js";
+import type { NavigationState } from "./navigation-store.js";
+import type { ProvidersState } from "./providers-store.js";
+
+const StoresContext = createContext<AppStores | null>(null);
+
+export function StoresProvider({ stores, children }: { stores: AppStores; children: ReactNode }) {
+  return <StoresContext.Provider value={stores}>{children}</StoresContext.Provider>;
+}
+
+function useStores(): AppStores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error("StoresProvider is missing: wrap the app in <StoresProvider stores={…}>.");
+  return stores;
+}
+
+export const useHost = <T,>(selector: (state: HostState) => T): T => useStore(useStores().host, selector);
+export const useProviders = <T,>(selector: (state: ProvidersState) => T): T =>
+  useStore(useStores().providers, selector);
+export const useMainModel = <T,>(selector: (state: MainModelState) => T): T =>
+  useStore(useStores().mainModel, selector);
+export const useNavigation = <T,>(selector: (state: NavigationState) => T): T =>
+  useStore(useStores().navigation, selector);

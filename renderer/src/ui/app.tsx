@@ -1,0 +1,23 @@
+/** The app shell: sidebar, banners, the current screen, and the app-wide provider dialog. */
+import { ChatView } from "../chat/chat-view.js";
+import { ProviderDialog } from "../settings/provider-dialog.js";
+import { SettingsView } from "../settings/settings-view.js";
+import { useNavigation } from "../stores/stores-context.js";
+import { ConnectionBanner } from "./connection-banner.js";
+import { Notices } from "./notices.js";
+import { Sidebar } from "./sidebar.js";
+
+export function App() {
+  const screen = useNavigation((s) => s.screen.name);
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="content">
+        <ConnectionBanner />
+        <Notices />
+        {screen === "chat" ? <ChatView /> : <SettingsView />}
+      </main>
+      <ProviderDialog />
+    </div>
+  );
+}

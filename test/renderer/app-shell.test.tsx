@@ -1,0 +1,87 @@
+// @vitest-environment happy-dom
+/** The shell: first-run welcome, host notices, connection state, and refreshes on host events. */
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ProviderView } from "../../electron/host/rpc/methods/providers";
+import { fakeClient, type Handlers } from "./fake-client";
+import { renderApp } from "./render-app";
+
+afterEach(cleanup);
+
+const corruptNotice = {
+  kind: "config_corrupt",
+  message:
+    "config.yaml did not parse; it was moved to config.yaml.corrupt-20261129T100000Z and the app started on defaults.",
+};
+
+const local: ProviderView = {
+  id: "local",
+  name: "Local llama.cpp",
+  base_url: "http://127.0.0.1:8080/v1",
+  key_env: null,
+  hasKey: false,
+  keyHint: null,
+};
+
+function handlers(overrides: Handlers = {}): Handlers {
+  return {
+    "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [corruptNotice] }),
+    "settings.get": () => ({}),
+    "providers.list": () => ({ providers: [] }),
+    ...overrides,
+  };
+}
+
+describe("App shell", () => {
+  it("welcomes a first run and explains what the app is", async () => {
+    renderApp(fakeClient(handlers()));
+    expect(await screen.findByRole("heading", { name: "Welcome to Hermes Desktop" })).toBeTruthy();
+    expect(screen.getByText(/chatting with language models/)).toBeTruthy();
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    expect(within(nav).getByRole("button", { name: "Chat" }).getAttribute("aria-current")).toBe("page");
+    expect(screen.queryByRole("navigation", { name: "Settings" })).toBeNull();
+  });
+
+  it("shows host notices as alerts the user can dismiss", async () => {
+    renderApp(fakeClient(handlers()));
+    const notice = await screen.findByRole("alert");
+    expect(notice.textContent).toContain("config.yaml.corrupt-20261129T100000Z");
+    fireEvent.click(within(notice).getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("refreshes providers and the main model when settings.changed arrives", async () => {
+    let providers: ProviderView[] = [];
+    let model = { provider: "", model: "" };
+    const client = fakeClient(
+      handlers({
+        "providers.list": () => ({ providers }),
+        "settings.get": () => ({ model }),
+      }),
+    );
+    renderApp(client);
+    await screen.findByRole("heading", { name: "Welcome to Hermes Desktop" });
+
+    providers = [local];
+    model = { provider: "local", model: "qwen3-8b" };
+    act(() => client.emit({ type: "settings.changed", session_id: null, payload: {} }));
+
+    expect(await screen.findByText("Start a conversation")).toBeTruthy();
+    expect(screen.getByText(/Local llama\.cpp · qwen3-8b/)).toBeTruthy();
+    expect(client.callsOf("providers.list")).toHaveLength(2);
+    expect(client.callsOf("settings.get")).toHaveLength(2);
+  });
+
+  it("says when the connection is lost and reloads everything once it is back", async () => {
+    const client = fakeClient(handlers());
+    renderApp(client);
+    await screen.findByRole("heading", { name: "Welcome to Hermes Desktop" });
+
+    act(() => client.setStatus("reconnecting"));
+    expect(screen.getByRole("status").textContent).toMatch(/Lost the connection to Hermes Desktop/);
+    act(() => client.setStatus("connected"));
+    expect(screen.queryByRole("status")).toBeNull();
+    await waitFor(() => expect(client.callsOf("host.info")).toHaveLength(2));
+    expect(client.callsOf("providers.list")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,17 @@
+/** Renders the whole app on a client, the way main.tsx does, for component tests. */
+import { render } from "@testing-library/react";
+import type { HermesClient } from "../../renderer/src/api/client";
+import { connectStoresToHost, createAppStores, type AppStores } from "../../renderer/src/stores/app-stores";
+import { StoresProvider } from "../../renderer/src/stores/stores-context";
+import { App } from "../../renderer/src/ui/app";
+
+export function renderApp(client: HermesClient): { stores: AppStores; disconnect(): void } {
+  const stores = createAppStores(client);
+  const disconnect = connectStoresToHost(client, stores);
+  render(
+    <StoresProvider stores={stores}>
+      <App />
+    </StoresProvider>,
+  );
+  return { stores, disconnect };
+}
