@@ -114,6 +114,7 @@ test("Test connection against a server that is not running explains the failure 
   const alert = row.getByRole("alert");
   await expect(alert).toBeVisible();
   await expect(alert).toContainText(/connect|reach|refused|running|respond/i);
+  await expect(alert).toContainText("connection refused");
   // Plain words: no stack trace, no serialized object, no bare error code as the whole message.
   await expect(alert).not.toContainText(/\.m?[jt]s:\d+:\d+|\[object |\b[A-Z][A-Za-z]*Error:|^\s*E[A-Z]+\s*$/);
   await expect(row.getByRole("list", { name: `Models of ${name}` })).toHaveCount(0);

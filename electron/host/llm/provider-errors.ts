@@ -45,3 +45,23 @@ export function describeProviderError(err: unknown, providerName: string, baseUR
   const message = err instanceof Error ? err.message : String(err);
   return `${providerName} failed: ${message}`;
 }
+
+const connectionCodes: Record<string, string> = {
+  ECONNREFUSED: "connection refused (nothing is listening there)",
+  ENOTFOUND: "the host name could not be found",
+  EAI_AGAIN: "the host name could not be looked up (no network?)",
+  ECONNRESET: "the connection was reset",
+  ETIMEDOUT: "the connection timed out",
+  EHOSTUNREACH: "the host is unreachable",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+};
+
+/** fetch wraps the socket error ("fetch failed" → cause with a code); find the code that explains it. */
+function connectionFailure(cause: unknown): string {
+  for (let c = cause, depth = 0; c && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === "string") return connectionCodes[code] ?? code;
+  }
+  return "the connection failed";
+}
