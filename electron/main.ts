@@ -2,7 +2,16 @@
  * Electron entry: one window on the app:// origin, the host behind IPC, and Electron's security
  * checklist applied. Thin on purpose: everything testable lives in the host.
  */
-import { app, BrowserWindow, ipcMain, net, protocol, session, type IpcMainInvokeEvent } from "electron";
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  net,
+  protocol,
+  session,
+  shell,
+  type IpcMainInvokeEvent,
+} from "electron";
 import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { appVersion } from "./app-version.js";
@@ -73,7 +82,14 @@ function createWindow(): void {
 void app.whenReady().then(() => {
   const args = parseLaunchArgs(process.argv.slice(1));
   const home = args.home ?? process.env.HERMES_DESKTOP_HOME ?? app.getPath("userData");
-  host = createHost({ home, vault: createKeytarVault(), mode: "desktop", version: appVersion() });
+  host = createHost({
+    home,
+    vault: createKeytarVault(),
+    mode: "desktop",
+    version: appVersion(),
+    // shell.openPath answers "" on success; only the plugins folder is ever passed here.
+    openFolder: async (path) => (await shell.openPath(path)) === "",
+  });
 
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);

@@ -60,6 +60,9 @@ export function createVault(keychain: Keychain, env: Record<string, string | und
   // Values taken out of the environment, by variable name, so later reads still find them.
   const fromEnv = new Map<string, string>();
   const seen = new Set<string>();
+  // Keys by account, so a turn doesn't pay a D-Bus round trip per request. Only this vault
+  // writes its service's entries, so set/delete/list keep the cache true.
+  const cache = new Map<string, string | null>();
   let seenSnapshot: readonly string[] = [];
 
   function remember(key: string | null): string | null {
@@ -85,7 +88,11 @@ export function createVault(keychain: Keychain, env: Record<string, string | und
 
   const vault: Vault = {
     async getKey(providerId, profile) {
-      return remember(await keychain.get(accountFor(providerId, profile)));
+      const account = accountFor(providerId, profile);
+      if (cache.has(account)) return cache.get(account) ?? null;
+      const key = remember(await keychain.get(account));
+      cache.set(account, key);
+      return key;
     },
 
     async setKey(providerId, key, profile) {
@@ -96,17 +103,23 @@ export function createVault(keychain: Keychain, env: Record<string, string | und
           `The API key for "${account}" is empty; paste the key and save again.`,
         );
       }
+      cache.delete(account);
       await keychain.set(account, trimmed);
-      remember(trimmed);
+      cache.set(account, remember(trimmed));
     },
 
     async deleteKey(providerId, profile) {
-      return keychain.delete(accountFor(providerId, profile));
+      const account = accountFor(providerId, profile);
+      cache.delete(account);
+      const removed = await keychain.delete(account);
+      cache.set(account, null);
+      return removed;
     },
 
     async listAccounts() {
       const credentials = await keychain.list();
-      for (const { password } of credentials) remember(password);
+      cache.clear();
+      for (const { account, password } of credentials) cache.set(account, remember(password));
       // Secret Service returns credentials in no stable order.
       return credentials.map(({ account }) => account).sort();
     },

@@ -176,3 +176,25 @@ describe("knownKeys", () => {
     expect(vault.knownKeys()).toContain(FAKE_WORK_KEY);
   });
 });
+
+describe("key cache", () => {
+  it("reads a key from the keychain once, and follows its own writes and deletes", async () => {
+    const { createKeytarKeychain } = await import("../../../electron/host/secrets/keychain.js");
+    const { createVault } = await import("../../../electron/host/secrets/vault.js");
+    const real = createKeytarKeychain({ service: uniqueService() });
+    let reads = 0;
+    const counting = { ...real, get: (account: string) => (reads++, real.get(account)) };
+    const vault = createVault(counting, {});
+    opened.push(vault);
+    await vault.setKey("cached", FAKE_KEY);
+    expect(await vault.resolveKey("cached")).toBe(FAKE_KEY);
+    expect(await vault.resolveKey("cached")).toBe(FAKE_KEY);
+    expect(reads).toBe(0);
+    await vault.deleteKey("cached");
+    expect(await vault.getKey("cached")).toBeNull();
+    expect(await real.get("cached")).toBeNull();
+    expect(await vault.getKey("unseen")).toBeNull();
+    expect(await vault.getKey("unseen")).toBeNull();
+    expect(reads).toBe(1);
+  });
+});
