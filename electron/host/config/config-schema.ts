@@ -183,7 +183,12 @@ const pluginEntry = {
       additionalProperties: false,
       properties: {
         allow_provider_override: { type: "boolean" },
-        allowed_providers: stringList(providerId),
+        // "*" = any; matched case-insensitively, so any case is accepted (SPEC §6.6).
+        allowed_providers: stringList({
+          type: "string",
+          pattern: "^(\\*|[A-Za-z0-9][A-Za-z0-9_-]{0,63})$",
+          description: 'a provider id or "*"',
+        }),
         allow_model_override: { type: "boolean" },
         allowed_models: stringList(nonEmptyString),
         allow_agent_id_override: { type: "boolean" },

@@ -39,6 +39,8 @@ interface Snapshot {
   issues: DocumentIssue[];
   parseError: string | null;
   settings: Settings;
+  /** `document`, copied and deep-frozen on first ask, for readers that only look. */
+  frozenDocument?: Readonly<SettingsDocument>;
 }
 
 // Editors save in bursts (truncate, write, rename); one re-read per burst is enough.
@@ -85,6 +87,16 @@ export class SettingsStore {
    */
   document(): SettingsDocument {
     return structuredClone(this.#read().document);
+  }
+
+  /**
+   * The effective settings and the raw document from one read of the file, without copying
+   * (both deep-frozen): for hot paths that check a policy on every call (`ctx.llm`).
+   */
+  view(): { settings: Settings; document: Readonly<SettingsDocument> } {
+    const snapshot = this.#read();
+    const document = (snapshot.frozenDocument ??= deepFreeze(structuredClone(snapshot.document)));
+    return { settings: snapshot.settings, document };
   }
 
   /** Current problems with config.yaml; each disappears once its cause is fixed. */
@@ -288,4 +300,12 @@ export class SettingsStore {
       fs.watchFile(this.path, { persistent: false, interval: 1000 }, onEvent);
     }
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }

@@ -29,7 +29,7 @@ import { checkLlmTrust, noOwnSlots, type GateDecision, type OwnSlotLookup } from
 export type BillUsage = (sessionId: string, category: string, usage: Usage) => void;
 
 export interface PluginLlmDeps {
-  settings: { get(): Settings; document(): SettingsDocument };
+  settings: { view(): { settings: Settings; document: Readonly<SettingsDocument> } };
   engine: Pick<ChatEngine, "complete">;
   log: AgentLog;
   /** Records usage on a chat session; failures are logged, never raised to the plugin. */
@@ -193,8 +193,9 @@ export class PluginLlmService {
     try {
       checkShaping(params);
       const shaped = shape();
-      const settings = this.deps.settings.get();
-      const policy = this.deps.settings.document().plugins?.entries?.[pluginId]?.llm;
+      // One read of config.yaml per call: policies are never cached across edits (SPEC §2).
+      const { settings, document } = this.deps.settings.view();
+      const policy = document.plugins?.entries?.[pluginId]?.llm;
       const decision = checkLlmTrust(pluginId, params, policy, settings, this.deps.ownsSlot ?? noOwnSlots);
       const routes = this.routesFor(settings, decision);
       audit.provider = decision.providerId ?? routes[0]!.providerId;

@@ -1,0 +1,45 @@
+/** The `plugins.*` RPC handlers (SPEC §11) over the PluginManager. */
+import { mkdirSync } from "node:fs";
+import { RpcError } from "../rpc/errors.js";
+import type { Handler } from "../rpc/router.js";
+import { PluginNotFoundError, type PluginManager } from "./plugin-manager.js";
+
+type PluginMethod =
+  "plugins.list" | "plugins.setEnabled" | "plugins.rescan" | "plugins.commands" | "plugins.openFolder";
+
+/** Opens a folder in the OS file manager; the desktop shell passes Electron's `shell.openPath`. */
+export type OpenFolder = (path: string) => Promise<boolean>;
+
+const mapNotFound = (error: unknown): never => {
+  if (error instanceof PluginNotFoundError) throw new RpcError("plugin_not_found", error.message);
+  throw error;
+};
+
+export function pluginHandlers(
+  manager: PluginManager,
+  openFolder?: OpenFolder,
+): { [M in PluginMethod]: Handler<M> } {
+  return {
+    "plugins.list": async () => {
+      await manager.ready();
+      return { plugins: manager.list() };
+    },
+    "plugins.setEnabled": async ({ id, enabled }) => {
+      await manager.ready();
+      return { plugin: await manager.setEnabled(id, enabled).catch(mapNotFound) };
+    },
+    "plugins.rescan": async () => {
+      await manager.ready();
+      return { plugins: await manager.rescan() };
+    },
+    "plugins.commands": async () => {
+      await manager.ready();
+      return { commands: manager.commands() };
+    },
+    "plugins.openFolder": async () => {
+      mkdirSync(manager.userDir, { recursive: true });
+      const opened = openFolder ? await openFolder(manager.userDir).catch(() => false) : false;
+      return { path: manager.userDir, opened };
+    },
+  };
+}

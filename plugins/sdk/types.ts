@@ -1,0 +1,253 @@
+/**
+ * The plugin API of Hermes Desktop (SPEC §5, §6.6): the one module plugin authors import types
+ * from. The host implements exactly these types, so they are written once.
+ *
+ * In a plain-JS plugin: `/** @param {import("../sdk/types.js").PluginContext} ctx *\/`.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+// ---------------------------------------------------------------- ctx.llm
+
+/** Token usage as the provider reports it; fields it does not report are 0, `costUsd` null. */
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number | null;
+}
+
+/** OpenAI chat shapes. */
+export type LlmContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } };
+
+export interface LlmToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export type LlmMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | LlmContentPart[] }
+  | { role: "assistant"; content: string | null; tool_calls?: LlmToolCall[] }
+  | { role: "tool"; content: string; tool_call_id: string };
+
+export interface LlmToolDefinition {
+  type: "function";
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export type LlmToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
+
+/** Arguments every `ctx.llm` call takes. Route-picking ones are gated by the user's config. */
+export interface LlmCallOptions {
+  /** Gated: `plugins.entries.<id>.llm.allow_provider_override` (+ `allowed_providers`). */
+  provider?: string;
+  /** Gated: `plugins.entries.<id>.llm.allow_model_override` (+ `allowed_models`). */
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Seconds. */
+  timeout?: number;
+  /** Gated when not "main": `allow_agent_id_override`. */
+  agentId?: string;
+  /** Gated when not "default": `allow_profile_override`. */
+  profile?: string;
+  /** Free-form audit string, shown in `logs/agent.log` and `result.audit`. */
+  purpose?: string;
+  /** An auxiliary slot; absent or "auto" = the main model. */
+  task?: string;
+  /** Bill the call's usage to this chat session (as `plugin_llm:<id>`). */
+  sessionId?: string;
+}
+
+export interface CompleteParams extends LlmCallOptions {
+  messages: LlmMessage[];
+  tools?: LlmToolDefinition[];
+  toolChoice?: LlmToolChoice;
+}
+
+export interface LlmAudit {
+  pluginId: string;
+  purpose: string | null;
+  profile: string | null;
+  task: string | null;
+  schemaName: string | null;
+}
+
+export interface CompleteResult {
+  text: string;
+  /** The provider override, else the provider of the route that answered. */
+  provider: string;
+  /** The model the response names, else the override, else the route's model. */
+  model: string;
+  agentId: string;
+  usage: LlmUsage;
+  audit: LlmAudit;
+  /** Present when the model asked for tool calls. */
+  toolCalls?: LlmToolCall[];
+}
+
+export type InputBlock =
+  | { type: "text"; text: string }
+  /** Sent as a `data:<mimeType>;base64,…` URL. */
+  | { type: "image"; data: Uint8Array; mimeType: string }
+  | { type: "image"; url: string };
+
+export interface CompleteStructuredParams extends LlmCallOptions {
+  instructions: string;
+  input: InputBlock[];
+  /** Asks for `response_format: json_schema`; the reply is parsed and validated (ajv). */
+  jsonSchema?: Record<string, unknown>;
+  /** Without a schema: asks for `response_format: json_object` and parses the reply. */
+  jsonMode?: boolean;
+  schemaName?: string;
+  systemPrompt?: string;
+}
+
+export interface StructuredResult extends CompleteResult {
+  /** The parsed JSON when `contentType` is "json", else null. */
+  parsed: unknown;
+  contentType: "json" | "text";
+}
+
+export interface PluginLlm {
+  complete(params: CompleteParams): Promise<CompleteResult>;
+  completeStructured(params: CompleteStructuredParams): Promise<StructuredResult>;
+}
+
+/**
+ * Error `name`s a plugin can branch on (`err.name === "PluginLlmTrustError"`):
+ * - PluginLlmInputError: bad arguments ("Unknown input block", "non-empty instructions",
+ *   "at least one input", "unknown provider").
+ * - PluginLlmTrustError: an override the user has not granted; the message names the config key.
+ * - PluginLlmSchemaError: the reply was JSON but "did not match schema".
+ */
+export type PluginLlmErrorName = "PluginLlmInputError" | "PluginLlmTrustError" | "PluginLlmSchemaError";
+
+// ---------------------------------------------------------------- commands, tools, hooks
+
+export interface CommandContext {
+  sessionId: string;
+  gatewaySessionKey: string;
+}
+
+export interface CommandSpec {
+  /** Without the slash: `tldr` for `/tldr`. `[a-z0-9][a-z0-9_-]{0,63}`. */
+  name: string;
+  description?: string;
+  /** Shown in the composer's autocomplete, e.g. `<text>`. */
+  argsHint?: string;
+  /** Returns the text to show in the chat. */
+  handler(rawArgs: string, context: CommandContext): string | Promise<string>;
+}
+
+export interface ToolCallContext {
+  sessionId: string;
+  /** `plugin_fork:<id>` inside a fork; absent otherwise. */
+  turnOrigin?: string;
+}
+
+export interface ToolSpec {
+  name: string;
+  toolset?: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+  /** Returns a string or a JSON value. Return `{error: "…"}` to report a failure to the model. */
+  handler(args: unknown, context: ToolCallContext): unknown;
+}
+
+export interface SessionScoped {
+  sessionId: string;
+  /** The key of the window or connection that owns the session. */
+  gatewaySessionKey: string;
+}
+
+/** Hook payloads (SPEC §5.3). Keys are camelCase. */
+export interface HookPayloads {
+  on_session_start: SessionScoped;
+  on_session_end: SessionScoped;
+  pre_llm_call: SessionScoped & { userMessage: string };
+  post_llm_call: SessionScoped & {
+    sideQuestionToken: string | null;
+    reviewSignals: Record<string, unknown>;
+    reply: string;
+  };
+  pre_tool_call: SessionScoped & { toolName: string; args: unknown; turnOrigin?: string };
+  post_tool_call: SessionScoped & { toolName: string; args: unknown; result: unknown };
+  pre_api_request: SessionScoped & { provider: string; model: string };
+  post_api_request: SessionScoped & { provider: string; model: string; usage: LlmUsage };
+  pre_auxiliary_call: Partial<SessionScoped> & { auxTask: string; pluginId: string | null };
+  post_auxiliary_call: Partial<SessionScoped> & { auxTask: string; pluginId: string | null; usage: LlmUsage };
+}
+
+export type HookName = keyof HookPayloads;
+
+/**
+ * What a hook may return; anything else is ignored.
+ * - `pre_tool_call`: `{block: "reason"}` blocks the tool (a timeout blocks it too).
+ * - `post_tool_call`: `{explanation: "one sentence"}` is shown under the tool call in the chat.
+ */
+export interface HookResults {
+  on_session_start: void;
+  on_session_end: void;
+  pre_llm_call: void;
+  post_llm_call: void;
+  pre_tool_call: { block?: string } | void;
+  post_tool_call: { explanation?: string } | void;
+  pre_api_request: void;
+  post_api_request: void;
+  pre_auxiliary_call: void;
+  post_auxiliary_call: void;
+}
+
+export type HookHandler<H extends HookName = HookName> = (
+  payload: HookPayloads[H],
+) => HookResults[H] | Promise<HookResults[H]>;
+
+// ---------------------------------------------------------------- state, log, context
+
+/** JSON values persisted per plugin under `<home>/plugin-data/<id>/state.json`. */
+export interface PluginState {
+  get<T = JsonValue>(key: string): T | undefined;
+  /** Writes at once (atomically). Throws a TypeError for values JSON cannot hold. */
+  set(key: string, value: JsonValue): void;
+  /** True when the key existed. */
+  delete(key: string): boolean;
+}
+
+export type LogFields = Record<string, string | number | boolean | null>;
+
+export interface PluginLog {
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+export type CapabilityId =
+  | "llm.side_question"
+  | "llm.session_fork"
+  | "llm.provider_override"
+  | "llm.model_override"
+  | "llm.task_override";
+
+export interface PluginContext {
+  readonly pluginId: string;
+  readonly llm: PluginLlm;
+  readonly state: PluginState;
+  registerCommand(spec: CommandSpec): void;
+  registerHook<H extends HookName>(name: H, handler: HookHandler<H>): void;
+  registerTool(spec: ToolSpec): void;
+  hasCapability(id: CapabilityId | string): boolean;
+  /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
+  redact(text: string, options?: { force?: boolean }): string;
+  readonly log: PluginLog;
+}
+
+/** The shape of a plugin's main module: a named or default `register`. */
+export type RegisterFn = (ctx: PluginContext) => void | Promise<void>;

@@ -1,0 +1,103 @@
+// llm_overhead (SPEC §12): `ctx.llm.complete` (trust gate, routing, audit line, usage mapping) vs
+// the `openai` SDK called directly, against the same loopback OpenAI-compatible server. Calls are
+// interleaved after a warm-up so both sides see the same machine state.
+import { createServer } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import OpenAI from "openai";
+import { systemClock } from "../../out/electron/host/clock.js";
+import { SettingsStore } from "../../out/electron/host/config/settings-store.js";
+import { ChatEngine } from "../../out/electron/host/llm/chat-engine.js";
+import { createAgentLog } from "../../out/electron/host/logging/agent-log.js";
+import { PluginLlmService } from "../../out/electron/host/plugins/plugin-llm.js";
+import { createRedactor } from "../../out/electron/host/secrets/redaction.js";
+import { createVault } from "../../out/electron/host/secrets/vault.js";
+import { median } from "./stats.mjs";
+
+const CALLS = 200;
+const WARMUP = 30;
+const KEY = "sk-bench-0000000000000000000000000000";
+const reply = JSON.stringify({
+  id: "chatcmpl-bench",
+  object: "chat.completion",
+  created: 1_700_000_000,
+  model: "bench/model",
+  choices: [{ index: 0, message: { role: "assistant", content: "pong" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+});
+
+function startServer() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(reply) });
+      res.end(reply);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** An in-memory keychain: the bench measures the request path, not the OS keychain. */
+function memoryKeychain() {
+  const secrets = new Map();
+  return {
+    get: async (account) => secrets.get(account) ?? null,
+    set: async (account, secret) => void secrets.set(account, secret),
+    delete: async (account) => secrets.delete(account),
+    list: async () => [...secrets].map(([account, password]) => ({ account, password })),
+  };
+}
+
+export async function run() {
+  const server = await startServer();
+  const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+  const home = mkdtempSync(join(tmpdir(), "hermes-bench-llm-"));
+  const settings = new SettingsStore({ home });
+  try {
+    settings.update((doc) => {
+      doc.providers = { bench: { name: "Bench", base_url: baseURL } };
+      doc.model = { provider: "bench", model: "bench/model" };
+    });
+    const vault = createVault(memoryKeychain(), {});
+    await vault.setKey("bench", KEY);
+    const redactor = createRedactor({ knownKeys: () => vault.knownKeys(), enabled: () => true });
+    const log = createAgentLog(home, systemClock, (text) => redactor.redact(text, { force: true }));
+    const llm = new PluginLlmService({ settings, engine: new ChatEngine(vault), log }).forPlugin("bench");
+    const direct = new OpenAI({ baseURL, apiKey: KEY, maxRetries: 0 });
+
+    const messages = [{ role: "user", content: "ping" }];
+    const viaCtx = () => llm.complete({ messages });
+    const viaSdk = () => direct.chat.completions.create({ model: "bench/model", messages });
+    const time = async (fn) => {
+      const t0 = performance.now();
+      await fn();
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < WARMUP; i++) {
+      await viaCtx();
+      await viaSdk();
+    }
+    const ctxTimes = [];
+    const sdkTimes = [];
+    for (let i = 0; i < CALLS; i++) {
+      // Alternate which goes first, so neither side always runs on a just-warmed socket.
+      if (i % 2 === 0) {
+        ctxTimes.push(await time(viaCtx));
+        sdkTimes.push(await time(viaSdk));
+      } else {
+        sdkTimes.push(await time(viaSdk));
+        ctxTimes.push(await time(viaCtx));
+      }
+    }
+    const a = median(ctxTimes);
+    const b = median(sdkTimes);
+    return [
+      `llm_overhead: ctx.llm.complete ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback)`,
+    ];
+  } finally {
+    settings.close();
+    server.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
