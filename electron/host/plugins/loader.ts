@@ -59,18 +59,14 @@ function pickRegister(mod: Record<string, unknown>, main: string): RegisterFn {
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** Imports the module and runs `register(ctx)`; resolves when register finished, else throws. */
+/**
+ * Imports the module and runs `register(ctx)`; resolves when register finished, else throws. The
+ * 10 s bound covers the import too: a module whose top-level `await` never settles fails the same way.
+ */
 export async function loadPlugin(request: LoadRequest): Promise<void> {
   const file = resolveMain(request.dir, request.main);
   // A fresh query per import, so a re-enable runs the edited file instead of the cached module.
   const url = `${pathToFileURL(file).href}?v=${Date.now().toString(36)}-${++importGeneration}`;
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(url)) as Record<string, unknown>;
-  } catch (error) {
-    throw new PluginLoadError(`Loading ${request.main} failed: ${describe(error)}`);
-  }
-  const register = pickRegister(mod, request.main);
   const timeoutMs = request.timeoutMs ?? REGISTER_TIMEOUT_MS;
   let timer: ReturnType<Clock["setTimeout"]> | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
@@ -84,11 +80,22 @@ export async function loadPlugin(request: LoadRequest): Promise<void> {
       timeoutMs,
     );
   });
+  const importAndRegister = async () => {
+    let mod: Record<string, unknown>;
+    try {
+      mod = (await import(url)) as Record<string, unknown>;
+    } catch (error) {
+      throw new PluginLoadError(`Loading ${request.main} failed: ${describe(error)}`);
+    }
+    const register = pickRegister(mod, request.main);
+    try {
+      await register(request.ctx);
+    } catch (error) {
+      throw new PluginLoadError(`register() failed: ${describe(error)}`);
+    }
+  };
   try {
-    await Promise.race([Promise.resolve().then(() => register(request.ctx)), timedOut]);
-  } catch (error) {
-    if (error instanceof PluginLoadError) throw error;
-    throw new PluginLoadError(`register() failed: ${describe(error)}`);
+    await Promise.race([importAndRegister(), timedOut]);
   } finally {
     if (timer) request.clock.clearTimeout(timer);
   }

@@ -18,13 +18,20 @@ import type { ChatBody, ChatMessage } from "../llm/chat-types.js";
 import type { ChatEngine, ChatOutcome } from "../llm/chat-engine.js";
 import { runWithFallback } from "../llm/fallback.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
+import { resolveAuxiliaryRoute, type AuxiliaryTask } from "../models/auxiliary-route.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import { parseJsonReply } from "./json-reply.js";
 import { PluginLlmInputError, PluginLlmSchemaError, PluginLlmTrustError } from "./llm-errors.js";
 import { writeLlmAudit } from "./plugin-audit.js";
 import { buildStructuredRequest } from "./structured-request.js";
-import { checkLlmTrust, noOwnSlots, type GateDecision, type OwnSlotLookup } from "./trust-gate.js";
+import {
+  BUILTIN_TASKS,
+  checkLlmTrust,
+  noOwnSlots,
+  type GateDecision,
+  type OwnSlotLookup,
+} from "./trust-gate.js";
 
 export type BillUsage = (sessionId: string, category: string, usage: Usage) => void;
 
@@ -80,56 +87,78 @@ function checkMessages(messages: unknown): ChatMessage[] {
   return messages as ChatMessage[];
 }
 
+/** What a reply turns into besides the common result: nothing for `complete`, the parse for structured. */
+type ReadReply<T> = (text: string) => T;
+
+const asParams = <P>(params: unknown): Partial<P> =>
+  (typeof params === "object" && params !== null ? params : {}) as Partial<P>;
+
 export class PluginLlmService {
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(private readonly deps: PluginLlmDeps) {}
 
-  /** The `ctx.llm` object of one plugin: plain closures, no path back to the host's services. */
+  /**
+   * The `ctx.llm` object of one plugin: plain closures, no path back to the host's services.
+   * `assertActive` throws once the plugin is disabled; that refusal is audited like any other.
+   */
   forPlugin(pluginId: string, assertActive: () => void = () => undefined): PluginLlm {
     return Object.freeze({
-      complete: async (params: CompleteParams) => {
-        assertActive();
-        return this.complete(pluginId, params);
-      },
-      completeStructured: async (params: CompleteStructuredParams) => {
-        assertActive();
-        return this.completeStructured(pluginId, params);
-      },
+      complete: (params: CompleteParams) => this.complete(pluginId, params, assertActive),
+      completeStructured: (params: CompleteStructuredParams) =>
+        this.completeStructured(pluginId, params, assertActive),
     });
   }
 
-  async complete(pluginId: string, params: CompleteParams): Promise<CompleteResult> {
-    const { result } = await this.run(pluginId, params ?? ({} as CompleteParams), () => ({
-      messages: checkMessages(params?.messages),
-      tools: params.tools,
-      toolChoice: params.toolChoice,
-      schemaName: null,
-    }));
+  async complete(
+    pluginId: string,
+    rawParams: CompleteParams,
+    assertActive: () => void = () => undefined,
+  ): Promise<CompleteResult> {
+    const params = asParams<CompleteParams>(rawParams);
+    const { result } = await this.run(
+      pluginId,
+      params,
+      assertActive,
+      () => ({
+        messages: checkMessages(params.messages),
+        tools: params.tools,
+        toolChoice: params.toolChoice,
+        schemaName: null,
+      }),
+      () => undefined,
+    );
     return result;
   }
 
-  async completeStructured(pluginId: string, params: CompleteStructuredParams): Promise<StructuredResult> {
-    let wantsJson = false;
-    let validate: ValidateFunction | null = null;
-    const { result, outcome } = await this.run(
+  async completeStructured(
+    pluginId: string,
+    rawParams: CompleteStructuredParams,
+    assertActive: () => void = () => undefined,
+  ): Promise<StructuredResult> {
+    const params = asParams<CompleteStructuredParams>(rawParams);
+    let readReply: ReadReply<Pick<StructuredResult, "parsed" | "contentType">> = () => ({
+      parsed: null,
+      contentType: "text",
+    });
+    const { result, extra } = await this.run(
       pluginId,
-      params ?? ({} as CompleteStructuredParams),
+      params,
+      assertActive,
       () => {
-        const request = buildStructuredRequest(params ?? ({} as CompleteStructuredParams));
-        wantsJson = request.wantsJson;
-        if (params.jsonSchema) validate = this.validator(params.jsonSchema);
+        const request = buildStructuredRequest(params);
+        const validate = params.jsonSchema ? this.validator(params.jsonSchema) : null;
+        if (request.wantsJson) readReply = (text) => this.readJsonReply(text, validate);
         return {
           messages: request.messages as ChatMessage[],
           responseFormat: request.responseFormat,
-          schemaName: params.schemaName ?? null,
+          schemaName: request.schemaName,
         };
       },
-      (text) => this.checkReply(text, validate),
+      (text) => readReply(text),
     );
-    const reply = wantsJson ? parseJsonReply(outcome.text) : { ok: false as const };
-    return { ...result, parsed: reply.ok ? reply.value : null, contentType: reply.ok ? "json" : "text" };
+    return { ...result, ...extra };
   }
 
   private validator(schema: Record<string, unknown>): ValidateFunction {
@@ -149,11 +178,14 @@ export class PluginLlmService {
     return validate;
   }
 
-  /** Runs after the reply arrived and before it is returned: a JSON reply must match the schema. */
-  private checkReply(text: string, validate: ValidateFunction | null): void {
-    if (!validate) return;
+  /** Not JSON: text. JSON that breaks the schema: PluginLlmSchemaError (SPEC §6.6). */
+  private readJsonReply(
+    text: string,
+    validate: ValidateFunction | null,
+  ): Pick<StructuredResult, "parsed" | "contentType"> {
     const reply = parseJsonReply(text);
-    if (reply.ok && !validate(reply.value)) {
+    if (!reply.ok) return { parsed: null, contentType: "text" };
+    if (validate && !validate(reply.value)) {
       const detail = this.ajv.errorsText(validate.errors, { dataVar: "reply" });
       throw new PluginLlmSchemaError(
         `The model's JSON reply did not match schema: ${detail}`,
@@ -161,25 +193,40 @@ export class PluginLlmService {
         text,
       );
     }
+    return { parsed: reply.value, contentType: "json" };
   }
 
+  /**
+   * The route the gate allowed: the slot's route for a built-in task, else the main model, with
+   * the provider and model overrides on top. The user's fallback chain belongs to the main
+   * provider, so it applies only there, and never to a provider or profile the plugin picked:
+   * then the result's provider is always the one the plugin asked for (SPEC §6.6 attribution).
+   */
   private routesFor(settings: Settings, decision: GateDecision): Route[] {
     const main = mainRoute(settings);
+    const isBuiltin = (BUILTIN_TASKS as readonly string[]).includes(decision.task ?? "");
+    const base = isBuiltin ? resolveAuxiliaryRoute(decision.task as AuxiliaryTask, settings) : main;
     const route: Route = decision.providerId
-      ? routeFor(settings, decision.providerId, decision.model ?? main.model)
-      : { ...main, model: decision.model ?? main.model };
+      ? routeFor(settings, decision.providerId, decision.model ?? base.model)
+      : { ...base, model: decision.model ?? base.model };
     if (decision.profile) route.profile = decision.profile;
-    // The user's fallback chain belongs to the main provider; a plugin pinned elsewhere has none.
-    const onMainProvider = route.providerId === main.providerId;
-    return onMainProvider && !decision.profile ? [route, ...fallbackRoutes(settings)] : [route];
+    const pinned = decision.providerId !== undefined || decision.profile !== undefined;
+    return !pinned && route.providerId === main.providerId ? [route, ...fallbackRoutes(settings)] : [route];
   }
 
-  private async run(
+  private timeoutSeconds(params: LlmCallOptions, decision: GateDecision, settings: Settings, route: Route) {
+    if (params.timeout !== undefined) return params.timeout;
+    if (!decision.task) return undefined; // the engine's default for the main model
+    return route.timeoutSeconds ?? settings.auxiliary[decision.task]?.timeout ?? AUX_DEFAULT_TIMEOUT_S;
+  }
+
+  private async run<T>(
     pluginId: string,
-    params: LlmCallOptions,
+    params: Partial<LlmCallOptions>,
+    assertActive: () => void,
     shape: () => Shaped,
-    afterReply?: (text: string) => void,
-  ): Promise<{ result: CompleteResult; outcome: ChatOutcome }> {
+    readReply: ReadReply<T>,
+  ): Promise<{ result: CompleteResult; extra: T }> {
     const audit = {
       pluginId,
       provider: null as string | null,
@@ -189,16 +236,19 @@ export class PluginLlmService {
       inputTokens: 0,
       outputTokens: 0,
     };
-    let sent = false;
+    // Until the gate has let the call through, any failure is a refusal: nothing was sent.
+    let gated = false;
     try {
+      assertActive();
       checkShaping(params);
       const shaped = shape();
       // One read of config.yaml per call: policies are never cached across edits (SPEC §2).
       const { settings, document } = this.deps.settings.view();
       const policy = document.plugins?.entries?.[pluginId]?.llm;
       const decision = checkLlmTrust(pluginId, params, policy, settings, this.deps.ownsSlot ?? noOwnSlots);
+      gated = true;
       const routes = this.routesFor(settings, decision);
-      audit.provider = decision.providerId ?? routes[0]!.providerId;
+      audit.provider = routes[0]!.providerId;
       audit.model = routes[0]!.model;
 
       const body: ChatBody = { messages: shaped.messages };
@@ -207,23 +257,20 @@ export class PluginLlmService {
       if (shaped.tools !== undefined) body.tools = shaped.tools as ChatBody["tools"];
       if (shaped.toolChoice !== undefined) body.tool_choice = shaped.toolChoice;
       if (shaped.responseFormat) body.response_format = shaped.responseFormat;
-      const timeoutSeconds =
-        params.timeout ??
-        (decision.task ? (settings.auxiliary[decision.task]?.timeout ?? AUX_DEFAULT_TIMEOUT_S) : undefined);
-      const options = timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {};
+      const timeout = this.timeoutSeconds(params, decision, settings, routes[0]!);
+      const options = timeout !== undefined ? { timeoutMs: timeout * 1000 } : {};
 
-      sent = true;
       const answered = await runWithFallback(routes, (route) =>
         this.deps.engine.complete(route, body, options),
       );
       const outcome = answered.result;
-      const provider = decision.providerId ?? answered.route.providerId;
+      const provider = answered.route.providerId;
       audit.provider = provider;
       audit.model = outcome.model;
       audit.inputTokens = outcome.usage.inputTokens;
       audit.outputTokens = outcome.usage.outputTokens;
       this.bill(pluginId, params.sessionId, outcome.usage);
-      afterReply?.(outcome.text);
+      const extra = readReply(outcome.text);
 
       const resultAudit: LlmAudit = {
         pluginId,
@@ -242,10 +289,9 @@ export class PluginLlmService {
         ...(outcome.toolCalls.length > 0 && { toolCalls: outcome.toolCalls.map((c) => structuredClone(c)) }),
       };
       writeLlmAudit(this.deps.log, { ...audit, outcome: "ok" });
-      return { result, outcome };
+      return { result, extra };
     } catch (error) {
-      const refused = !sent && (error instanceof PluginLlmTrustError || error instanceof PluginLlmInputError);
-      writeLlmAudit(this.deps.log, { ...audit, outcome: refused ? "refused" : "error" });
+      writeLlmAudit(this.deps.log, { ...audit, outcome: gated ? "error" : "refused" });
       throw error;
     }
   }

@@ -16,6 +16,8 @@ export interface StructuredRequest {
   responseFormat?: Record<string, unknown>;
   /** Whether the reply is parsed as JSON. */
   wantsJson: boolean;
+  /** As the plugin spelled it, for `result.audit`; null when not given. */
+  schemaName: string | null;
 }
 
 const mimePattern = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
@@ -44,7 +46,16 @@ export function wireSchemaName(name: string | undefined): string {
   return cleaned || DEFAULT_SCHEMA_NAME;
 }
 
-export function buildStructuredRequest(params: CompleteStructuredParams): StructuredRequest {
+function optionalText(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    throw new PluginLlmInputError(`ctx.llm.completeStructured: "${name}" must be a string.`);
+  }
+  return value;
+}
+
+/** Checks the arguments (PluginLlmInputError, before anything is sent) and lays out the request. */
+export function buildStructuredRequest(params: Partial<CompleteStructuredParams>): StructuredRequest {
   if (typeof params.instructions !== "string" || params.instructions.trim() === "") {
     throw new PluginLlmInputError("ctx.llm.completeStructured needs non-empty instructions.");
   }
@@ -55,15 +66,15 @@ export function buildStructuredRequest(params: CompleteStructuredParams): Struct
   if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
     throw new PluginLlmInputError("ctx.llm.completeStructured: jsonSchema must be a JSON Schema object.");
   }
+  const systemPrompt = optionalText(params.systemPrompt, "systemPrompt");
+  const schemaName = optionalText(params.schemaName, "schemaName");
   const parts = params.input.map(inputPart);
   const wantsJson = schema !== undefined || params.jsonMode === true;
 
-  const system = [params.systemPrompt?.trim() ?? "", wantsJson ? JSON_DIRECTIVE : ""]
-    .filter(Boolean)
-    .join("\n\n");
+  const system = [systemPrompt?.trim() ?? "", wantsJson ? JSON_DIRECTIVE : ""].filter(Boolean).join("\n\n");
   const lead = [
     params.instructions,
-    params.schemaName ? `Schema name: ${params.schemaName}` : "",
+    schemaName ? `Schema name: ${schemaName}` : "",
     schema ? `JSON schema:\n${JSON.stringify(schema, null, 2)}` : "",
   ]
     .filter(Boolean)
@@ -74,9 +85,9 @@ export function buildStructuredRequest(params: CompleteStructuredParams): Struct
   messages.push({ role: "user", content: [{ type: "text", text: lead }, ...parts] });
 
   const responseFormat = schema
-    ? { type: "json_schema", json_schema: { name: wireSchemaName(params.schemaName), schema } }
+    ? { type: "json_schema", json_schema: { name: wireSchemaName(schemaName), schema } }
     : params.jsonMode === true
       ? { type: "json_object" }
       : undefined;
-  return { messages, wantsJson, ...(responseFormat && { responseFormat }) };
+  return { messages, wantsJson, schemaName: schemaName || null, ...(responseFormat && { responseFormat }) };
 }

@@ -51,8 +51,19 @@ export function allowlistAllows(list: readonly string[] | undefined, value: stri
   return list.some((item) => item === "*" || item.toLowerCase() === lower);
 }
 
+/** Absent stays absent (any value); anything present that is not a list of strings allows none. */
+function readAllowlist(value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
 const keyOf = (pluginId: string, field: keyof PluginLlmPolicy) => `plugins.entries.${pluginId}.llm.${field}`;
 
+/**
+ * Every refusal comes first (each override against its own grant, in a fixed order), then what was
+ * granted is resolved against the settings, so an ungranted override is always reported as a trust
+ * error even when another argument also names something unknown.
+ */
 export function checkLlmTrust(
   pluginId: string,
   overrides: RouteOverrides,
@@ -62,78 +73,64 @@ export function checkLlmTrust(
 ): GateDecision {
   const provider = optionalString(overrides.provider, "provider");
   const model = optionalString(overrides.model, "model");
-  const agentId = optionalString(overrides.agentId, "agentId");
-  const profile = optionalString(overrides.profile, "profile");
-  const task = optionalString(overrides.task, "task");
+  const agentIdArg = optionalString(overrides.agentId, "agentId");
+  const profileArg = optionalString(overrides.profile, "profile");
+  const taskArg = optionalString(overrides.task, "task");
+  const agentId = agentIdArg !== MAIN_AGENT_ID ? agentIdArg : undefined;
+  const profile = profileArg !== DEFAULT_PROFILE ? profileArg : undefined;
+  const task = taskArg !== "auto" ? taskArg : undefined;
   const granted = (field: keyof PluginLlmPolicy) => policy?.[field] === true;
-  const list = (field: "allowed_providers" | "allowed_models") =>
-    Array.isArray(policy?.[field]) ? (policy[field] as string[]) : undefined;
+  const refuse = (what: string, grant: keyof PluginLlmPolicy): never => {
+    throw new PluginLlmTrustError(
+      `Plugin '${pluginId}' ${what}: set ${keyOf(pluginId, grant)}: true to allow it.`,
+    );
+  };
+  /** A route override needs its grant, then a place on its allowlist. */
+  const checkRouteOverride = (
+    what: "provider" | "model",
+    value: string,
+    grant: "allow_provider_override" | "allow_model_override",
+    allowlist: "allowed_providers" | "allowed_models",
+  ) => {
+    if (!granted(grant)) refuse(`cannot override the ${what}`, grant);
+    if (!allowlistAllows(readAllowlist(policy?.[allowlist]), value)) {
+      const label = what === "provider" ? "Provider" : "Model";
+      throw new PluginLlmTrustError(
+        `${label} '${value}' is not in ${keyOf(pluginId, allowlist)}; add it there (or "*") to allow it.`,
+      );
+    }
+  };
 
-  let resolvedTask: string | null = null;
-  if (task !== undefined && task !== "auto") {
+  if (task !== undefined) {
     if ((BUILTIN_TASKS as readonly string[]).includes(task)) {
-      if (!granted("allow_task_override")) {
-        throw new PluginLlmTrustError(
-          `Plugin '${pluginId}' cannot use the built-in task '${task}': set ${keyOf(pluginId, "allow_task_override")}: true to allow it.`,
-        );
-      }
+      if (!granted("allow_task_override"))
+        refuse(`cannot use the built-in task '${task}'`, "allow_task_override");
     } else if (!ownsSlot(pluginId, task)) {
       throw new PluginLlmTrustError(
         `Plugin '${pluginId}' cannot use the task '${task}': it is not an auxiliary task this plugin registered (register it with ctx.registerAuxiliaryTask, or leave task out to use the main model).`,
       );
     }
-    resolvedTask = task;
+  }
+  if (provider !== undefined)
+    checkRouteOverride("provider", provider, "allow_provider_override", "allowed_providers");
+  if (model !== undefined) checkRouteOverride("model", model, "allow_model_override", "allowed_models");
+  if (agentId !== undefined && !granted("allow_agent_id_override")) {
+    refuse(`cannot use the non-default agent id '${agentId}'`, "allow_agent_id_override");
+  }
+  if (profile !== undefined && !granted("allow_profile_override")) {
+    refuse("cannot override the auth profile", "allow_profile_override");
   }
 
-  let providerId: string | undefined;
-  if (provider !== undefined) {
-    if (!granted("allow_provider_override")) {
-      throw new PluginLlmTrustError(
-        `Plugin '${pluginId}' cannot override the provider: set ${keyOf(pluginId, "allow_provider_override")}: true to allow it.`,
-      );
-    }
-    if (!allowlistAllows(list("allowed_providers"), provider)) {
-      throw new PluginLlmTrustError(
-        `Provider '${provider}' is not in ${keyOf(pluginId, "allowed_providers")}; add it there (or "*") to allow it.`,
-      );
-    }
-    providerId = findProviderId(settings, provider);
-    if (providerId === undefined) {
-      throw new PluginLlmInputError(
-        `ctx.llm: unknown provider '${provider}'; use a provider id from Settings → Providers.`,
-      );
-    }
+  const providerId = provider === undefined ? undefined : findProviderId(settings, provider);
+  if (provider !== undefined && providerId === undefined) {
+    throw new PluginLlmInputError(
+      `ctx.llm: unknown provider '${provider}'; use a provider id from Settings → Providers.`,
+    );
   }
-
-  if (model !== undefined) {
-    if (!granted("allow_model_override")) {
-      throw new PluginLlmTrustError(
-        `Plugin '${pluginId}' cannot override the model: set ${keyOf(pluginId, "allow_model_override")}: true to allow it.`,
-      );
-    }
-    if (!allowlistAllows(list("allowed_models"), model)) {
-      throw new PluginLlmTrustError(
-        `Model '${model}' is not in ${keyOf(pluginId, "allowed_models")}; add it there (or "*") to allow it.`,
-      );
-    }
-  }
-
-  if (agentId !== undefined && agentId !== MAIN_AGENT_ID) {
-    if (!granted("allow_agent_id_override")) {
-      throw new PluginLlmTrustError(
-        `Plugin '${pluginId}' cannot use the non-default agent id '${agentId}': set ${keyOf(pluginId, "allow_agent_id_override")}: true to allow it.`,
-      );
-    }
+  if (agentId !== undefined) {
     throw new PluginLlmInputError(`ctx.llm: unknown agent id '${agentId}'; the app has one agent, "main".`);
   }
-
-  let resolvedProfile: string | undefined;
-  if (profile !== undefined && profile !== DEFAULT_PROFILE) {
-    if (!granted("allow_profile_override")) {
-      throw new PluginLlmTrustError(
-        `Plugin '${pluginId}' cannot override the auth profile: set ${keyOf(pluginId, "allow_profile_override")}: true to allow it.`,
-      );
-    }
+  if (profile !== undefined) {
     const routeProvider = providerId ?? findProviderId(settings, settings.model.provider);
     const profiles = routeProvider ? (settings.providers[routeProvider]?.profiles ?? []) : [];
     if (!profiles.includes(profile)) {
@@ -141,14 +138,13 @@ export function checkLlmTrust(
         `ctx.llm: unknown auth profile '${profile}' for provider '${routeProvider ?? "(none)"}'; add it in Settings → Providers.`,
       );
     }
-    resolvedProfile = profile;
   }
 
   return {
     ...(providerId !== undefined && { providerId }),
     ...(model !== undefined && { model }),
-    ...(resolvedProfile !== undefined && { profile: resolvedProfile }),
+    ...(profile !== undefined && { profile }),
     agentId: MAIN_AGENT_ID,
-    task: resolvedTask,
+    task: task ?? null,
   };
 }

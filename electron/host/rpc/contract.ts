@@ -5,7 +5,9 @@
 import type { MethodSpec } from "./define.js";
 import { hostMethods } from "./methods/host.js";
 import { modelMethods } from "./methods/model.js";
+import { pluginMethods } from "./methods/plugins.js";
 import { providerMethods } from "./methods/providers.js";
+import { sessionMethods } from "./methods/sessions.js";
 import { settingsMethods } from "./methods/settings.js";
 
 export const methodTable = {
@@ -13,6 +15,8 @@ export const methodTable = {
   ...settingsMethods,
   ...providerMethods,
   ...modelMethods,
+  ...pluginMethods,
+  ...sessionMethods,
 } as const;
 
 export type MethodTable = typeof methodTable;

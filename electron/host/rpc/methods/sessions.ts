@@ -1,0 +1,106 @@
+/**
+ * Session methods (SPEC §11). The names and the fields SPEC lists are public; the extra fields
+ * (`status`, `turnId`, `meta`, `seq`, `snippet`) and the methods after `session.usage` are the
+ * app's own. Times are epoch milliseconds everywhere in the session API.
+ */
+import { method, type EmptyParams } from "../define.js";
+
+/** A transcript message as clients see it. */
+export type MessageView = {
+  id: string;
+  role: "user" | "assistant" | "tool" | "system" | "notice";
+  content: string;
+  createdAt: number;
+  /** `streaming` while written; `stopped`, `error` or `interrupted` (host quit mid-reply) keep the partial text. */
+  status: "complete" | "streaming" | "stopped" | "error" | "interrupted";
+  turnId: string | null;
+  /** Position in the transcript; a queued message moves to the end when its turn starts. */
+  seq: number;
+  /**
+   * Facts about the message: `disposition` (started/queued/steered/redirected), `pending` (waiting
+   * for its turn), `provider`/`model`/`fallbackFrom` (who answered), `toolCalls`, `toolCallId`,
+   * `toolName`, `toolStatus`, `explanation`, `error`, `command`, `notice`, `steerRanAsTurn`.
+   */
+  meta: { [key: string]: unknown };
+};
+
+export type SessionListItem = {
+  sessionId: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  /** With a query: an excerpt of the first matching message (null when only the title matched). */
+  snippet?: { messageId: string; text: string; highlights: { start: number; end: number }[] } | null;
+};
+
+export type SessionDetails = {
+  sessionId: string;
+  title: string;
+  titleState: "pending" | "set" | "failed";
+  createdAt: number;
+  updatedAt: number;
+  status: "idle" | "running";
+  runningTurnId: string | null;
+  /** Messages waiting for their turn (queued, redirects, steers not yet taken in). */
+  queued: number;
+  /** The model the session was created with (empty until a main model is set). */
+  model: { provider: string; model: string };
+};
+
+export type SessionSendMode = "queue" | "steer" | "interrupt";
+
+export interface SessionUsageRow {
+  category: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Null when the provider reported no cost for the category. */
+  costUsd: number | null;
+}
+
+const sessionId = { type: "string", minLength: 1, maxLength: 200 } as const;
+const onlySession = {
+  type: "object",
+  additionalProperties: false,
+  required: ["sessionId"],
+  properties: { sessionId },
+} as const;
+
+export const sessionMethods = {
+  "session.create": method<{ title?: string }, { sessionId: string }>({
+    type: "object",
+    additionalProperties: false,
+    properties: { title: { type: "string", maxLength: 500 } },
+  }),
+  "session.list": method<{ query?: string }, { sessions: SessionListItem[] }>({
+    type: "object",
+    additionalProperties: false,
+    properties: { query: { type: "string", maxLength: 1000 } },
+  }),
+  "session.messages": method<{ sessionId: string }, { messages: MessageView[] }>(onlySession),
+  "session.send": method<
+    { sessionId: string; text: string; mode?: SessionSendMode },
+    { turnId: string; disposition: "started" | "queued" | "steered" | "redirected" }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "text"],
+    properties: {
+      sessionId,
+      text: { type: "string", minLength: 1, maxLength: 1_000_000 },
+      mode: { type: "string", enum: ["queue", "steer", "interrupt"] },
+    },
+  }),
+  "session.stop": method<{ sessionId: string }, EmptyParams>(onlySession),
+  "session.delete": method<{ sessionId: string }, EmptyParams>(onlySession),
+  "session.usage": method<{ sessionId: string }, { rows: SessionUsageRow[] }>(onlySession),
+  "session.get": method<{ sessionId: string }, SessionDetails>(onlySession),
+  "session.rename": method<{ sessionId: string; title: string }, EmptyParams>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "title"],
+    properties: { sessionId, title: { type: "string", minLength: 1, maxLength: 500 } },
+  }),
+  "session.regenerate": method<{ sessionId: string }, { turnId: string }>(onlySession),
+};

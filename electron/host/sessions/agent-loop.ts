@@ -1,0 +1,94 @@
+/**
+ * The agent loop of one turn: ask the model, run the tools it calls, feed the results back, and
+ * repeat until it answers without tools, is stopped, fails, or reaches the iteration bound.
+ * Steers (SPEC §9.2) enter at each step: just before every request, after the tool results.
+ */
+import type { Route } from "../llm/route.js";
+import type { ToolRegistry } from "../plugins/tool-registry.js";
+import { runModelStep, type ModelStepDeps } from "./model-step.js";
+import { requestMessages } from "./request-builder.js";
+import { runToolCall, toolDefinitions } from "./tool-dispatch.js";
+import type { TurnStatus } from "./turn-types.js";
+import type { SessionSnapshot } from "./types.js";
+
+export const DEFAULT_MAX_ITERATIONS = 16;
+
+export interface AgentLoopDeps extends ModelStepDeps {
+  tools: ToolRegistry;
+  maxIterations?: number;
+}
+
+export interface AgentLoopInput {
+  sessionId: string;
+  turnId: string;
+  gatewaySessionKey: string;
+  snapshot: SessionSnapshot;
+  routes: readonly Route[];
+  signal: AbortSignal;
+  /** Moves steers that arrived for this turn into the transcript, where the next request sees them. */
+  takeSteers: () => void;
+}
+
+export interface AgentLoopResult {
+  status: TurnStatus;
+  error?: string;
+  /** The last assistant text of the turn (what `post_llm_call` reports as `reply`). */
+  reply: string;
+}
+
+export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): Promise<AgentLoopResult> {
+  const { sessionId, turnId, gatewaySessionKey, signal } = input;
+  const maxIterations = deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+  let reply = "";
+  for (let iteration = 0; iteration < maxIterations; iteration++) {
+    input.takeSteers();
+    if (signal.aborted) return { status: "stopped", reply };
+    const tools = toolDefinitions(deps.tools);
+    const step = await runModelStep(deps, {
+      sessionId,
+      turnId,
+      gatewaySessionKey,
+      routes: input.routes,
+      signal,
+      body: {
+        messages: requestMessages(input.snapshot, deps.store().listMessages(sessionId)),
+        ...(tools.length ? { tools } : {}),
+      },
+    });
+    reply = step.reply.content || reply;
+    if (step.kind === "stopped") return { status: "stopped", reply };
+    if (step.kind === "error") return { status: "error", error: step.error, reply };
+    const calls = step.outcome.toolCalls;
+    if (calls.length === 0) return { status: "ok", reply };
+    for (const call of calls) {
+      if (signal.aborted) break;
+      const run = await runToolCall(deps, call, { sessionId, gatewaySessionKey, signal });
+      // A call cut short by a stop gets no tool message: the request builder drops it.
+      if (run.status === "aborted") break;
+      deps.transcript.append({
+        sessionId,
+        turnId,
+        role: "tool",
+        content: run.content,
+        meta: {
+          toolCallId: call.id,
+          toolName: call.function.name,
+          toolStatus: run.status,
+          ...(run.explanation ? { explanation: run.explanation } : {}),
+        },
+      });
+    }
+    if (signal.aborted) return { status: "stopped", reply };
+  }
+  const limit =
+    `Stopped after ${maxIterations} rounds of tool calls without a final answer. ` +
+    "Send a message to let the agent continue, or ask for something smaller.";
+  deps.transcript.append({
+    sessionId,
+    turnId,
+    role: "notice",
+    content: limit,
+    meta: { notice: "iteration_limit" },
+  });
+  return { status: "error", error: limit, reply };
+}

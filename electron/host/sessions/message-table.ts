@@ -1,0 +1,195 @@
+import { randomUUID } from "node:crypto";
+import type { Database, Statement } from "better-sqlite3";
+import type { Clock } from "../clock.js";
+import { MAX_SESSION_ROW, MESSAGES_PER_SESSION, messageKey, sessionKeyRange } from "./message-key.js";
+import type {
+  MessageMeta,
+  MessagePatch,
+  MessageRecord,
+  MessageRole,
+  MessageStatus,
+  NewMessage,
+} from "./types.js";
+
+type MessageRow = {
+  id: string;
+  session_id: string;
+  turn_id: string | null;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  meta: string;
+  created_at: number;
+  seq: number;
+};
+
+type InsertParams = [
+  number,
+  string,
+  number,
+  number,
+  string | null,
+  MessageRole,
+  string,
+  MessageStatus,
+  string,
+  number,
+];
+
+const rowColumns =
+  "m.id, s.id AS session_id, m.turn_id, m.role, m.content, m.status, m.meta, m.created_at, m.seq";
+
+/** The messages table: a session's transcript in `seq` order. Statements are prepared once. */
+export class MessageTable {
+  private readonly lastSeqStmt: Statement<[number, number], { seq: number }>;
+  private readonly insertStmt: Statement<InsertParams>;
+  private readonly byIdStmt: Statement<[string], MessageRow>;
+  private readonly sessionRowStmt: Statement<[string], { session_row: number }>;
+  private readonly listStmt: Statement<[number, number], MessageRow>;
+  private readonly appendDeltaStmt: Statement<[string, string]>;
+  private readonly updateStmt: Statement<
+    [{ id: string; content: string | null; status: MessageStatus | null; meta: string | null }]
+  >;
+  private readonly interruptStmt: Statement<[]>;
+  private readonly indexStmt: Statement<[number, string]>;
+  private readonly deleteStmt: Statement<[string]>;
+
+  constructor(
+    db: Database,
+    private readonly clock: Clock,
+  ) {
+    this.lastSeqStmt = db.prepare(
+      "SELECT seq FROM messages WHERE row BETWEEN ? AND ? ORDER BY row DESC LIMIT 1",
+    );
+    this.insertStmt = db.prepare(
+      `INSERT INTO messages (row, id, session_row, seq, turn_id, role, content, status, meta, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.byIdStmt = db.prepare(
+      `SELECT ${rowColumns} FROM messages m JOIN sessions s ON s.row = m.session_row WHERE m.id = ?`,
+    );
+    this.sessionRowStmt = db.prepare("SELECT session_row FROM messages WHERE id = ?");
+    this.listStmt = db.prepare(
+      `SELECT ${rowColumns} FROM messages m JOIN sessions s ON s.row = m.session_row
+       WHERE m.row BETWEEN ? AND ? ORDER BY m.row`,
+    );
+    // Only a reply still streaming grows: a delta that arrives after a stop is dropped.
+    this.appendDeltaStmt = db.prepare(
+      "UPDATE messages SET content = content || ? WHERE id = ? AND status = 'streaming'",
+    );
+    this.updateStmt = db.prepare(
+      `UPDATE messages SET
+         content = coalesce(:content, content),
+         status = coalesce(:status, status),
+         meta = CASE WHEN :meta IS NULL THEN meta ELSE json_patch(meta, :meta) END
+       WHERE id = :id`,
+    );
+    this.interruptStmt = db.prepare("UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'");
+    this.deleteStmt = db.prepare("DELETE FROM messages WHERE id = ?");
+    this.indexStmt = db.prepare("INSERT INTO messages_fts (rowid, content) VALUES (?, ?)");
+  }
+
+  /** Appends at the end of the session's transcript. The caller runs it in a transaction. */
+  append(
+    sessionRow: number,
+    sessionId: string,
+    input: NewMessage,
+    keep?: { id: string; createdAt: number },
+  ): MessageRecord {
+    const range = sessionKeyRange(sessionRow);
+    const last = this.lastSeqStmt.get(range.first, range.last);
+    const seq = last ? last.seq + 1 : 0;
+    if (seq >= MESSAGES_PER_SESSION || sessionRow > MAX_SESSION_ROW) {
+      throw new RangeError(
+        `Session ${sessionId} cannot take more messages (a session keeps up to ${MESSAGES_PER_SESSION}); start a new chat.`,
+      );
+    }
+    const record: MessageRecord = {
+      id: keep?.id ?? randomUUID(),
+      sessionId,
+      turnId: input.turnId ?? null,
+      role: input.role,
+      content: input.content ?? "",
+      status: input.status ?? "complete",
+      meta: input.meta ? (JSON.parse(JSON.stringify(input.meta)) as MessageMeta) : {},
+      createdAt: keep?.createdAt ?? this.clock.now(),
+      seq,
+    };
+    const key = messageKey(sessionRow, seq);
+    this.insertStmt.run(
+      key,
+      record.id,
+      sessionRow,
+      seq,
+      record.turnId,
+      record.role,
+      record.content,
+      record.status,
+      JSON.stringify(record.meta),
+      record.createdAt,
+    );
+    if (isSearchable(record.role, record.status)) this.indexStmt.run(key, record.content);
+    return record;
+  }
+
+  get(id: string): MessageRecord | undefined {
+    const row = this.byIdStmt.get(id);
+    return row ? toRecord(row) : undefined;
+  }
+
+  sessionRowOf(id: string): number | undefined {
+    return this.sessionRowStmt.get(id)?.session_row;
+  }
+
+  list(sessionRow: number): MessageRecord[] {
+    const range = sessionKeyRange(sessionRow);
+    return this.listStmt.all(range.first, range.last).map(toRecord);
+  }
+
+  /** True when appended; false when the message is no longer streaming (or does not exist). */
+  appendDelta(id: string, text: string): boolean {
+    return this.appendDeltaStmt.run(text, id).changes > 0;
+  }
+
+  /** False when no such message exists. */
+  update(id: string, patch: MessagePatch): boolean {
+    const meta = patch.meta === undefined ? null : JSON.stringify(patch.meta);
+    return (
+      this.updateStmt.run({ id, content: patch.content ?? null, status: patch.status ?? null, meta })
+        .changes > 0
+    );
+  }
+
+  /** False when no such message exists. */
+  delete(id: string): boolean {
+    return this.deleteStmt.run(id).changes > 0;
+  }
+
+  /** A reply left `streaming` by a crash keeps its partial text and becomes `interrupted`. */
+  markStreamingAsInterrupted(): number {
+    return this.interruptStmt.run().changes;
+  }
+}
+
+/**
+ * Finished person and assistant text is searchable; tool output and notices are noise, and a
+ * reply still streaming is indexed when it ends. The update/delete triggers in migrations.ts
+ * apply the same rule.
+ */
+function isSearchable(role: MessageRole, status: MessageStatus): boolean {
+  return (role === "user" || role === "assistant") && status !== "streaming";
+}
+
+function toRecord(row: MessageRow): MessageRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    role: row.role,
+    content: row.content,
+    status: row.status,
+    meta: JSON.parse(row.meta) as MessageMeta,
+    createdAt: row.created_at,
+    seq: row.seq,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * One model request of a turn: through the fallback chain (SPEC §6.1: 429/5xx move on, and the
+ * transcript says who answered), streamed into one assistant message, with the turn-scoped
+ * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
+ * `stopped`; a provider error keeps it as `error` with the reason in plain words.
+ */
+import type { Clock } from "../clock.js";
+import type { ChatBody } from "../llm/chat-types.js";
+import type { ChatEngine, ChatOutcome } from "../llm/chat-engine.js";
+import { runWithFallback, type FallbackStep } from "../llm/fallback.js";
+import type { Route } from "../llm/route.js";
+import type { HookRegistry } from "../plugins/hook-registry.js";
+import { DeltaWriter } from "./delta-writer.js";
+import type { SessionStore } from "./session-store.js";
+import type { Transcript } from "./transcript.js";
+import type { MessageRecord } from "./types.js";
+
+export interface ModelStepDeps {
+  engine: ChatEngine;
+  hooks: HookRegistry;
+  transcript: Transcript;
+  store: () => SessionStore;
+  clock: Clock;
+}
+
+export interface ModelStepInput {
+  sessionId: string;
+  turnId: string;
+  gatewaySessionKey: string;
+  /** The main route first, then the fallbacks in order. */
+  routes: readonly Route[];
+  body: ChatBody;
+  signal: AbortSignal;
+}
+
+export type ModelStepResult =
+  | { kind: "ok"; outcome: ChatOutcome; reply: MessageRecord }
+  | { kind: "stopped"; reply: MessageRecord }
+  | { kind: "error"; error: string; reply: MessageRecord };
+
+export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): Promise<ModelStepResult> {
+  const { sessionId, turnId, gatewaySessionKey } = input;
+  const skipped: FallbackStep[] = [];
+  let text = "";
+  let reply: MessageRecord | null = null;
+  let answeringRoute: Route | null = null;
+  let writer: DeltaWriter | null = null;
+
+  const ensureReply = (route: Route, answered = true): MessageRecord => {
+    if (reply) return reply;
+    if (answered && skipped.length) {
+      const failures = skipped.map((s) => `${s.route.providerName} failed: ${s.error.message}`).join(" ");
+      deps.transcript.append({
+        sessionId,
+        turnId,
+        role: "notice",
+        content: `Answered by ${route.providerName} (${route.model}), a fallback provider. ${failures}`,
+        meta: { notice: "fallback", provider: route.providerId, model: route.model },
+      });
+    }
+    reply = deps.transcript.append({
+      sessionId,
+      turnId,
+      role: "assistant",
+      status: "streaming",
+      meta: {
+        provider: route.providerId,
+        model: route.model,
+        ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
+      },
+    });
+    const id = reply.id;
+    writer = new DeltaWriter((chunk) => void deps.store().appendDelta(id, chunk), deps.clock);
+    return reply;
+  };
+
+  const attempt = async (route: Route): Promise<ChatOutcome> => {
+    answeringRoute = route;
+    const scope = { sessionId, gatewaySessionKey, provider: route.providerId, model: route.model };
+    await deps.hooks.fire("pre_api_request", scope);
+    const outcome = await deps.engine.stream(route, input.body, {
+      signal: input.signal,
+      onDelta: (chunk) => {
+        ensureReply(route);
+        text += chunk;
+        writer?.push(chunk);
+        deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk });
+      },
+    });
+    if (hasUsage(outcome)) {
+      deps.store().addUsage(sessionId, {
+        category: "chat",
+        inputTokens: outcome.usage.inputTokens,
+        outputTokens: outcome.usage.outputTokens,
+        cacheReadTokens: outcome.usage.cacheReadTokens,
+        cacheWriteTokens: outcome.usage.cacheWriteTokens,
+        costUsd: outcome.usage.costUsd,
+      });
+    }
+    await deps.hooks.fire("post_api_request", { ...scope, usage: outcome.usage });
+    return outcome;
+  };
+
+  try {
+    const { result: outcome, route } = await runWithFallback(
+      input.routes,
+      attempt,
+      () => reply === null && !input.signal.aborted,
+      (step) => skipped.push(step),
+    );
+    const final = ensureReply(route);
+    (writer as DeltaWriter | null)?.dispose();
+    const toolCalls = outcome.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.function.name,
+      arguments: c.function.arguments,
+    }));
+    const status = outcome.stopped ? "stopped" : "complete";
+    const saved = deps.transcript.update(final.id, {
+      content: outcome.text,
+      status,
+      meta: { model: outcome.model, ...(toolCalls.length && !outcome.stopped ? { toolCalls } : {}) },
+    });
+    return outcome.stopped ? { kind: "stopped", reply: saved } : { kind: "ok", outcome, reply: saved };
+  } catch (error) {
+    (writer as DeltaWriter | null)?.dispose();
+    const message = error instanceof Error ? error.message : String(error);
+    const route = answeringRoute ?? input.routes[0];
+    const target = reply ?? (route ? ensureReply(route, false) : null);
+    if (!target) throw error;
+    const saved = deps.transcript.update(target.id, {
+      content: text,
+      status: "error",
+      meta: { error: message },
+    });
+    return { kind: "error", error: message, reply: saved };
+  }
+}
+
+function hasUsage(outcome: ChatOutcome): boolean {
+  const u = outcome.usage;
+  return u.inputTokens > 0 || u.outputTokens > 0 || u.costUsd !== null;
+}

@@ -1,0 +1,61 @@
+/**
+ * Turns a frozen snapshot and the stored transcript into the messages of a model request.
+ * What the model never sees: notices, slash-command exchanges, messages still waiting their turn
+ * (queued or not-yet-injected steers), and tool calls whose result was never recorded (a stop
+ * between a call and its result would otherwise make the provider reject the request).
+ */
+import type { ChatMessage, ToolCall } from "../llm/chat-types.js";
+import type { MessageRecord, SessionSnapshot } from "./types.js";
+
+export function isPending(record: MessageRecord): boolean {
+  return record.meta.pending === true;
+}
+
+export function isCommandExchange(record: MessageRecord): boolean {
+  return typeof record.meta.command === "string";
+}
+
+export function systemMessages(snapshot: SessionSnapshot): ChatMessage[] {
+  const system = [snapshot.systemPrompt, snapshot.ephemeralSystemPrompt ?? ""]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join("\n\n");
+  const prefill: ChatMessage[] = snapshot.prefillMessages.map((m) =>
+    m.role === "assistant" ? { role: "assistant", content: m.content } : { role: m.role, content: m.content },
+  );
+  return [...(system ? [{ role: "system" as const, content: system }] : []), ...prefill];
+}
+
+export function historyMessages(records: readonly MessageRecord[]): ChatMessage[] {
+  const visible = records.filter(
+    (r) => !isPending(r) && !isCommandExchange(r) && r.role !== "notice" && r.role !== "system",
+  );
+  const answered = new Set(
+    visible
+      .filter((r) => r.role === "tool" && typeof r.meta.toolCallId === "string")
+      .map((r) => r.meta.toolCallId),
+  );
+  const offered = new Set<string>();
+  const out: ChatMessage[] = [];
+  for (const record of visible) {
+    if (record.role === "user") {
+      if (record.content) out.push({ role: "user", content: record.content });
+    } else if (record.role === "assistant") {
+      const calls: ToolCall[] = (record.meta.toolCalls ?? [])
+        .filter((c) => answered.has(c.id))
+        .map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+      calls.forEach((c) => offered.add(c.id));
+      if (calls.length) out.push({ role: "assistant", content: record.content || null, tool_calls: calls });
+      else if (record.content) out.push({ role: "assistant", content: record.content });
+    } else if (record.role === "tool") {
+      const id = record.meta.toolCallId;
+      if (typeof id === "string" && offered.has(id))
+        out.push({ role: "tool", content: record.content, tool_call_id: id });
+    }
+  }
+  return out;
+}
+
+export function requestMessages(snapshot: SessionSnapshot, records: readonly MessageRecord[]): ChatMessage[] {
+  return [...systemMessages(snapshot), ...historyMessages(records)];
+}

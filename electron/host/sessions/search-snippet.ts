@@ -1,0 +1,40 @@
+import { tokenSpans, type SearchTerm } from "./fts-query.js";
+import type { SearchSnippet } from "./types.js";
+
+const TOKENS_BEFORE = 5;
+const TOKENS_TOTAL = 18;
+const ELLIPSIS = "…";
+
+/**
+ * An excerpt of `content` around its first matching word, with the matched words' offsets.
+ * Built here rather than with FTS5's snippet(), which costs a full index lookup per message;
+ * this needs only the message text.
+ */
+export function buildSnippet(
+  content: string,
+  terms: readonly SearchTerm[],
+): Pick<SearchSnippet, "text" | "highlights"> {
+  const spans = tokenSpans(content);
+  if (spans.length === 0) return { text: content.slice(0, 200), highlights: [] };
+  const matches = (folded: string) =>
+    terms.some((term) => (term.prefix ? folded.startsWith(term.token) : folded === term.token));
+  const firstHit = Math.max(
+    0,
+    spans.findIndex((span) => matches(span.folded)),
+  );
+  const from = Math.max(0, Math.min(firstHit - TOKENS_BEFORE, spans.length - TOKENS_TOTAL));
+  const to = Math.min(spans.length - 1, from + TOKENS_TOTAL - 1);
+  const window = spans.slice(from, to + 1);
+  const start = from === 0 ? 0 : (window[0]?.start ?? 0);
+  const end = to === spans.length - 1 ? content.length : (window[window.length - 1]?.end ?? content.length);
+  const lead = start > 0 ? ELLIPSIS : "";
+  const text =
+    lead + content.slice(start, end).replace(/\s+/gu, " ") + (end < content.length ? ELLIPSIS : "");
+  // Whitespace runs collapse above, so offsets are recomputed on the collapsed text.
+  const highlights: SearchSnippet["highlights"] = [];
+  const shown = tokenSpans(text);
+  for (const span of shown) {
+    if (matches(span.folded)) highlights.push({ start: span.start, end: span.end });
+  }
+  return { text, highlights };
+}

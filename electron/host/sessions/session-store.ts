@@ -1,0 +1,268 @@
+import type { Database } from "better-sqlite3";
+import type { Clock } from "../clock.js";
+import { MessageTable } from "./message-table.js";
+import { openSessionDatabase } from "./open-database.js";
+import { SessionSearch, type SearchOptions } from "./session-search.js";
+import { SessionStoreError, translateSqliteError } from "./session-store-error.js";
+import { SessionTable } from "./session-table.js";
+import type {
+  MessagePatch,
+  MessageRecord,
+  NewMessage,
+  NewSession,
+  SearchHit,
+  SessionRecord,
+  SessionSummary,
+  TitleState,
+  UsageEntry,
+  UsageRow,
+} from "./types.js";
+import { UsageLedger } from "./usage-ledger.js";
+
+export type SessionStoreOptions = {
+  /** The SQLite file; created (with its folder) when missing. */
+  file: string;
+  clock: Clock;
+  /** How long a write waits for another connection's lock before failing with `store_locked`. */
+  busyTimeoutMs?: number;
+};
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * The persistent store of sessions, their messages and their usage (SPEC §9.1), on one SQLite file.
+ * Synchronous by design (better-sqlite3): every call is a short local transaction. Every failure is
+ * a `SessionStoreError`, except caller bugs (bad arguments), which throw as they are.
+ */
+export class SessionStore {
+  readonly file: string;
+  /** Replies found `streaming` at open (left by a crash) and marked `interrupted`. */
+  readonly interruptedAtOpen: number;
+
+  private readonly db: Database;
+  private readonly sessions: SessionTable;
+  private readonly messages: MessageTable;
+  private readonly ledger: UsageLedger;
+  private readonly finder: SessionSearch;
+  private readonly appendInTransaction: (input: NewMessage) => MessageRecord;
+  private readonly updateInTransaction: (id: string, patch: MessagePatch) => MessageRecord;
+
+  constructor(options: SessionStoreOptions) {
+    this.file = options.file;
+    this.db = openSessionDatabase(options.file, {
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    });
+    try {
+      this.sessions = new SessionTable(this.db, options.clock);
+      this.messages = new MessageTable(this.db, options.clock);
+      this.ledger = new UsageLedger(this.db, options.clock);
+      this.finder = new SessionSearch(this.db);
+      this.appendInTransaction = this.atomically((input: NewMessage) => {
+        const sessionRow = this.requireSessionRow(input.sessionId);
+        const record = this.messages.append(sessionRow, input.sessionId, input);
+        this.sessions.touchRow(sessionRow);
+        return record;
+      });
+      this.updateInTransaction = this.atomically((id: string, patch: MessagePatch) => {
+        if (!this.messages.update(id, patch)) throw SessionStoreError.notFound(this.file, "message", id);
+        const sessionRow = this.messages.sessionRowOf(id);
+        if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
+        return this.messages.get(id) as MessageRecord;
+      });
+      this.interruptedAtOpen = this.messages.markStreamingAsInterrupted();
+    } catch (error) {
+      this.db.close();
+      throw translateSqliteError(error, this.file);
+    }
+  }
+
+  // Sessions
+
+  createSession(input: NewSession): SessionRecord {
+    return this.guard(() => this.sessions.create(input));
+  }
+
+  getSession(id: string): SessionRecord | undefined {
+    return this.guard(() => this.sessions.get(id));
+  }
+
+  /** Newest updated first. */
+  listSessions(options: { limit?: number; offset?: number } = {}): SessionSummary[] {
+    const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));
+    return this.guard(() => this.sessions.list(limit, Math.max(0, Math.floor(options.offset ?? 0))));
+  }
+
+  /** A person's rename is final (`set`); the title generator passes its own state. */
+  renameSession(id: string, title: string, titleState: TitleState = "set"): void {
+    const trimmed = title.trim();
+    if (!trimmed) throw new RangeError("A session title cannot be empty.");
+    this.guard(() => {
+      if (!this.sessions.rename(id, trimmed, titleState))
+        throw SessionStoreError.notFound(this.file, "session", id);
+    });
+  }
+
+  setTitleState(id: string, titleState: TitleState): void {
+    this.guard(() => {
+      if (!this.sessions.setTitleState(id, titleState))
+        throw SessionStoreError.notFound(this.file, "session", id);
+    });
+  }
+
+  /** Moves the session to the top of the list. */
+  touchSession(id: string): void {
+    this.guard(() => {
+      if (!this.sessions.touch(id)) throw SessionStoreError.notFound(this.file, "session", id);
+    });
+  }
+
+  /** Deletes the session with its messages and usage; false when it did not exist. */
+  deleteSession(id: string): boolean {
+    return this.guard(() => this.sessions.delete(id));
+  }
+
+  // Messages
+
+  /** Appends to the end of the session's transcript and marks the session as updated. */
+  appendMessage(input: NewMessage): MessageRecord {
+    return this.guard(() => this.appendInTransaction(input));
+  }
+
+  /**
+   * Adds streamed text to a reply that is still `streaming`; cheap enough to call every ~100 ms
+   * (one indexed row update; the search index catches up when the reply ends). Returns false when
+   * the reply has already ended, so a late delta after a stop is dropped.
+   */
+  appendDelta(messageId: string, text: string): boolean {
+    return this.guard(() => {
+      if (this.messages.appendDelta(messageId, text)) return true;
+      if (this.messages.sessionRowOf(messageId) === undefined) {
+        throw SessionStoreError.notFound(this.file, "message", messageId);
+      }
+      return false;
+    });
+  }
+
+  /** Replaces content and/or status; `meta` is merged into the stored meta. */
+  updateMessage(messageId: string, patch: MessagePatch): MessageRecord {
+    return this.guard(() => this.updateInTransaction(messageId, patch));
+  }
+
+  /** Deletes messages (regenerating a reply drops the old one); returns how many existed. */
+  deleteMessages(messageIds: readonly string[]): number {
+    return this.transaction(() => {
+      let deleted = 0;
+      for (const id of messageIds) {
+        const sessionRow = this.messages.sessionRowOf(id);
+        if (sessionRow === undefined || !this.messages.delete(id)) continue;
+        this.sessions.touchRow(sessionRow);
+        deleted += 1;
+      }
+      return deleted;
+    });
+  }
+
+  /**
+   * Moves a message to the end of its transcript, keeping its id and creation time, optionally
+   * into another turn. Why: a queued or steered message is shown where it was sent but must sit
+   * where it finally entered the conversation, so the model reads the turns in order.
+   */
+  moveMessageToEnd(messageId: string, patch: { turnId?: string | null } = {}): MessageRecord {
+    return this.transaction(() => {
+      const record = this.messages.get(messageId);
+      const sessionRow = this.messages.sessionRowOf(messageId);
+      if (!record || sessionRow === undefined)
+        throw SessionStoreError.notFound(this.file, "message", messageId);
+      this.messages.delete(messageId);
+      const moved = this.messages.append(
+        sessionRow,
+        record.sessionId,
+        {
+          sessionId: record.sessionId,
+          turnId: patch.turnId === undefined ? record.turnId : patch.turnId,
+          role: record.role,
+          content: record.content,
+          status: record.status,
+          meta: record.meta,
+        },
+        { id: record.id, createdAt: record.createdAt },
+      );
+      this.sessions.touchRow(sessionRow);
+      return moved;
+    });
+  }
+
+  getMessage(messageId: string): MessageRecord | undefined {
+    return this.guard(() => this.messages.get(messageId));
+  }
+
+  /** The transcript in order. */
+  listMessages(sessionId: string): MessageRecord[] {
+    return this.guard(() => this.messages.list(this.requireSessionRow(sessionId)));
+  }
+
+  /** Runs at open; exposed for a host that wants to re-run it. Returns how many were marked. */
+  markStreamingAsInterrupted(): number {
+    return this.guard(() => this.messages.markStreamingAsInterrupted());
+  }
+
+  // Search
+
+  /** Sessions whose title or (finished) message text matches, newest updated first. */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    return this.guard(() => this.finder.search(query, options));
+  }
+
+  // Usage
+
+  addUsage(sessionId: string, entry: UsageEntry): void {
+    this.guard(() => this.ledger.add(this.requireSessionRow(sessionId), entry));
+  }
+
+  /** One row per category, in the order categories were first used. */
+  usage(sessionId: string): UsageRow[] {
+    return this.guard(() => this.ledger.grouped(this.requireSessionRow(sessionId)));
+  }
+
+  // Lifecycle
+
+  /** Runs `fn` as one transaction: all of its writes land, or none. Calls may nest. */
+  transaction<T>(fn: () => T): T {
+    return this.guard(() => this.db.transaction(fn)());
+  }
+
+  /** Idempotent. Later calls fail with `store_closed`. */
+  close(): void {
+    if (!this.db.open) return;
+    try {
+      this.db.pragma("optimize");
+    } catch {
+      // Only a statistics refresh; closing matters more.
+    }
+    this.db.close();
+  }
+
+  /**
+   * Wraps `fn` in a transaction of its own unless one is already open. Why not a nested savepoint:
+   * FTS5 flushes its pending index at every savepoint, which made bulk appends ~5x slower.
+   */
+  private atomically<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+    const inOwnTransaction = this.db.transaction(fn);
+    return (...args: A) => (this.db.inTransaction ? fn(...args) : inOwnTransaction(...args));
+  }
+
+  private requireSessionRow(sessionId: string): number {
+    const row = this.sessions.rowOf(sessionId);
+    if (row === undefined) throw SessionStoreError.notFound(this.file, "session", sessionId);
+    return row;
+  }
+
+  private guard<T>(operation: () => T): T {
+    if (!this.db.open) throw SessionStoreError.closed(this.file);
+    try {
+      return operation();
+    } catch (error) {
+      throw translateSqliteError(error, this.file);
+    }
+  }
+}

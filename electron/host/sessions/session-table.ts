@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import type { Database, Statement } from "better-sqlite3";
+import type { Clock } from "../clock.js";
+import type { NewSession, SessionRecord, SessionSnapshot, SessionSummary, TitleState } from "./types.js";
+
+export const DEFAULT_SESSION_TITLE = "New chat";
+
+type SessionRow = {
+  row: number;
+  id: string;
+  title: string;
+  title_state: TitleState;
+  created_at: number;
+  updated_at: number;
+};
+
+const summaryColumns = "row, id, title, title_state, created_at, updated_at";
+
+/** The sessions table: one row per conversation. Statements are prepared once. */
+export class SessionTable {
+  private readonly insertStmt: Statement<[string, string, TitleState, string, number, number]>;
+  private readonly byIdStmt: Statement<[string], SessionRow>;
+  private readonly fullByIdStmt: Statement<[string], SessionRow & { settings_snapshot: string }>;
+  private readonly listStmt: Statement<[number, number], SessionRow>;
+  private readonly renameStmt: Statement<[string, TitleState, string]>;
+  private readonly titleStateStmt: Statement<[TitleState, string]>;
+  private readonly touchStmt: Statement<[number, string]>;
+  private readonly touchRowStmt: Statement<[number, number]>;
+  private readonly deleteStmt: Statement<[string]>;
+
+  constructor(
+    db: Database,
+    private readonly clock: Clock,
+  ) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO sessions (id, title, title_state, settings_snapshot, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.byIdStmt = db.prepare(`SELECT ${summaryColumns} FROM sessions WHERE id = ?`);
+    this.fullByIdStmt = db.prepare(`SELECT ${summaryColumns}, settings_snapshot FROM sessions WHERE id = ?`);
+    this.listStmt = db.prepare(
+      `SELECT ${summaryColumns} FROM sessions ORDER BY updated_at DESC, row DESC LIMIT ? OFFSET ?`,
+    );
+    this.renameStmt = db.prepare("UPDATE sessions SET title = ?, title_state = ? WHERE id = ?");
+    this.titleStateStmt = db.prepare("UPDATE sessions SET title_state = ? WHERE id = ?");
+    this.touchStmt = db.prepare("UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?");
+    this.touchRowStmt = db.prepare("UPDATE sessions SET updated_at = max(updated_at, ?) WHERE row = ?");
+    this.deleteStmt = db.prepare("DELETE FROM sessions WHERE id = ?");
+  }
+
+  create(input: NewSession): SessionRecord {
+    const id = randomUUID();
+    const now = this.clock.now();
+    const title = input.title?.trim() || DEFAULT_SESSION_TITLE;
+    const titleState: TitleState = input.title?.trim() ? "set" : "pending";
+    this.insertStmt.run(id, title, titleState, JSON.stringify(input.snapshot), now, now);
+    return {
+      id,
+      title,
+      titleState,
+      createdAt: now,
+      updatedAt: now,
+      snapshot: structuredClone(input.snapshot),
+    };
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const row = this.fullByIdStmt.get(id);
+    if (!row) return undefined;
+    return { ...toSummary(row), snapshot: JSON.parse(row.settings_snapshot) as SessionSnapshot };
+  }
+
+  /** The internal row number that messages and usage point at, or undefined for an unknown id. */
+  rowOf(id: string): number | undefined {
+    return this.byIdStmt.get(id)?.row;
+  }
+
+  list(limit: number, offset: number): SessionSummary[] {
+    return this.listStmt.all(limit, offset).map(toSummary);
+  }
+
+  /** Returns false when no such session exists. Renaming does not move the session in the list. */
+  rename(id: string, title: string, titleState: TitleState): boolean {
+    return this.renameStmt.run(title, titleState, id).changes > 0;
+  }
+
+  setTitleState(id: string, titleState: TitleState): boolean {
+    return this.titleStateStmt.run(titleState, id).changes > 0;
+  }
+
+  /** Marks activity; `max` keeps updated_at from going backwards if the clock does. */
+  touch(id: string): boolean {
+    return this.touchStmt.run(this.clock.now(), id).changes > 0;
+  }
+
+  touchRow(row: number): void {
+    this.touchRowStmt.run(this.clock.now(), row);
+  }
+
+  /** Messages and usage rows go with it (ON DELETE CASCADE). */
+  delete(id: string): boolean {
+    return this.deleteStmt.run(id).changes > 0;
+  }
+}
+
+export function toSummary(row: SessionRow): SessionSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    titleState: row.title_state,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

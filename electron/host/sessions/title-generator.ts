@@ -1,0 +1,115 @@
+/**
+ * Titles a session after its first exchange through the `title_generation` slot (SPEC §9.1).
+ * Reasoning tags, quotes and trailing punctuation never reach the title; a failure leaves
+ * `New chat` (title state `failed`) and logs why. Usage is billed as `title_generation`.
+ */
+import type { SettingsStore } from "../config/settings-store.js";
+import type { ChatEngine } from "../llm/chat-engine.js";
+import type { AgentLog } from "../logging/agent-log.js";
+import { resolveAuxiliaryRoute } from "../models/auxiliary-route.js";
+import type { HookRegistry } from "../plugins/hook-registry.js";
+import type { SessionStore } from "./session-store.js";
+import type { Transcript } from "./transcript.js";
+
+export const MAX_TITLE_LENGTH = 60;
+
+const instructions =
+  "Write a short title (3 to 6 words) for the conversation below. Answer with the title only: " +
+  "no quotes, no trailing punctuation, no explanation.";
+
+/** Cleans what a model answered into a title, or "" when nothing usable is left. */
+export function cleanTitle(raw: string): string {
+  let text = raw
+    .replace(/<(think|thinking|reasoning|reflection)>[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<(think|thinking|reasoning|reflection)>[\s\S]*$/gi, " ")
+    .replace(/<\/?[a-z_]+>/gi, " ");
+  const firstLine =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find(Boolean) ?? "";
+  text = firstLine
+    .replace(/^(title|session title)\s*:\s*/i, "")
+    .replace(/[*_`#]+/g, "")
+    .replace(/["“”„«»]/g, "")
+    // Single quotes only at the ends: inside a title they are apostrophes ("Don't panic").
+    .replace(/^['‘’]+|['‘’]+$/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.!?,;:…\s]+$/u, "");
+  if (text.length > MAX_TITLE_LENGTH) {
+    const cut = text.slice(0, MAX_TITLE_LENGTH + 1);
+    const atWord = cut.lastIndexOf(" ");
+    text = (atWord > 20 ? cut.slice(0, atWord) : text.slice(0, MAX_TITLE_LENGTH)).replace(
+      /[.!?,;:\s]+$/u,
+      "",
+    );
+  }
+  return text;
+}
+
+export interface TitleGeneratorDeps {
+  engine: ChatEngine;
+  settings: SettingsStore;
+  store: () => SessionStore;
+  transcript: Transcript;
+  hooks: HookRegistry;
+  log: AgentLog;
+}
+
+export class TitleGenerator {
+  constructor(private readonly deps: TitleGeneratorDeps) {}
+
+  /** Titles the session when it still waits for one; never throws. Resolves with the title or null. */
+  async generate(sessionId: string, gatewaySessionKey: string): Promise<string | null> {
+    const { store, transcript, log } = this.deps;
+    try {
+      const session = store().getSession(sessionId);
+      if (!session || session.titleState !== "pending") return null;
+      const exchange = store()
+        .listMessages(sessionId)
+        .filter((m) => (m.role === "user" || m.role === "assistant") && m.content && m.meta.pending !== true)
+        .slice(0, 4)
+        .map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.content.slice(0, 2_000)}`)
+        .join("\n\n");
+      const route = resolveAuxiliaryRoute("title_generation", this.deps.settings.get());
+      const scope = { sessionId, gatewaySessionKey, auxTask: "title_generation", pluginId: null };
+      await this.deps.hooks.fire("pre_auxiliary_call", scope);
+      const outcome = await this.deps.engine.complete(route, {
+        messages: [
+          { role: "system", content: instructions },
+          { role: "user", content: exchange },
+        ],
+        max_tokens: 64,
+        temperature: 0.3,
+      });
+      store().addUsage(sessionId, {
+        category: "title_generation",
+        inputTokens: outcome.usage.inputTokens,
+        outputTokens: outcome.usage.outputTokens,
+        cacheReadTokens: outcome.usage.cacheReadTokens,
+        cacheWriteTokens: outcome.usage.cacheWriteTokens,
+        costUsd: outcome.usage.costUsd,
+      });
+      await this.deps.hooks.fire("post_auxiliary_call", { ...scope, usage: outcome.usage });
+      const title = cleanTitle(outcome.text);
+      if (!title) throw new Error("the model answered no usable title");
+      // A person may have renamed the chat while the title was being written: theirs wins.
+      if (store().getSession(sessionId)?.titleState !== "pending") return null;
+      store().renameSession(sessionId, title, "set");
+      transcript.emit("session.title", sessionId, { title });
+      transcript.emit("sessions.changed", null, {});
+      return title;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      log.write("WARN", "title_generation_failed", { session: sessionId, error: reason });
+      try {
+        if (store().getSession(sessionId)?.titleState === "pending")
+          store().setTitleState(sessionId, "failed");
+      } catch {
+        // The session is gone or the store is failing; the log line says why.
+      }
+      return null;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Runs one tool call the model asked for (SPEC §9.1, §5.3): the `pre_tool_call` gate, the plugin's
+ * handler, the `post_tool_call` hook. Every failure becomes the tool message's text, so the model
+ * reads what went wrong and can recover; nothing here throws.
+ */
+import type { ToolCall, ToolDefinition } from "../llm/chat-types.js";
+import type { HookRegistry } from "../plugins/hook-registry.js";
+import type { ToolRegistry } from "../plugins/tool-registry.js";
+
+/** `aborted`: the turn was stopped while the tool ran; nothing is recorded for it. */
+export type ToolRunStatus = "ok" | "error" | "blocked" | "aborted";
+
+export interface ToolRun {
+  status: ToolRunStatus;
+  /** What the model reads as the tool message. */
+  content: string;
+  /** A `post_tool_call` hook's one-sentence explanation, shown under the call. */
+  explanation?: string;
+}
+
+export interface ToolScope {
+  sessionId: string;
+  gatewaySessionKey: string;
+  signal: AbortSignal;
+}
+
+export function toolDefinitions(tools: ToolRegistry): ToolDefinition[] {
+  return tools.list().map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}
+
+export async function runToolCall(
+  deps: { tools: ToolRegistry; hooks: HookRegistry },
+  call: ToolCall,
+  scope: ToolScope,
+): Promise<ToolRun> {
+  const name = call.function.name;
+  const tool = deps.tools.get(name);
+  if (!tool) {
+    const known = deps.tools.list().map((t) => t.name);
+    return fail(`Error: there is no tool named "${name}". Available tools: ${known.join(", ") || "none"}.`);
+  }
+  let args: unknown;
+  try {
+    args = call.function.arguments.trim() ? JSON.parse(call.function.arguments) : {};
+  } catch {
+    return fail(`Error: the arguments for ${name} are not valid JSON; send them again as a JSON object.`);
+  }
+  const hookScope = { sessionId: scope.sessionId, gatewaySessionKey: scope.gatewaySessionKey };
+  const gate = await deps.hooks.gateTool({ ...hookScope, toolName: name, args });
+  if (gate.blocked) {
+    return {
+      status: "blocked",
+      content: `Error: the tool call was blocked by plugin '${gate.pluginId}': ${gate.reason}`,
+    };
+  }
+  let result: unknown;
+  let status: ToolRunStatus = "ok";
+  let content: string;
+  try {
+    result = await untilAborted(
+      Promise.resolve().then(() => tool.handler(args, { sessionId: scope.sessionId })),
+      scope.signal,
+    );
+    // Handlers report failures as `{error: "…"}` (the plugin SDK's documented way).
+    if (isReportedFailure(result)) status = "error";
+    content = stringify(result);
+  } catch (error) {
+    if (error instanceof ToolAbortedError) return { status: "aborted", content: "" };
+    status = "error";
+    const message = error instanceof Error ? error.message : String(error);
+    result = { error: message };
+    content = `Error: ${message}`;
+  }
+  let explanation: string | undefined;
+  for (const outcome of await deps.hooks.fire("post_tool_call", {
+    ...hookScope,
+    toolName: name,
+    args,
+    result,
+  })) {
+    const value = outcome.status === "ok" ? (outcome.value as { explanation?: unknown } | null) : null;
+    if (
+      value &&
+      typeof value === "object" &&
+      typeof value.explanation === "string" &&
+      value.explanation.trim()
+    ) {
+      explanation ??= value.explanation.trim();
+    }
+  }
+  return { status, content, ...(explanation ? { explanation } : {}) };
+}
+
+function isReportedFailure(value: unknown): boolean {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { error?: unknown }).error === "string"
+  );
+}
+
+function fail(content: string): ToolRun {
+  return { status: "error", content };
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+class ToolAbortedError extends Error {
+  override readonly name = "ToolAbortedError";
+  constructor() {
+    super("the turn was stopped before the tool finished");
+  }
+}
+
+/** A stop must not wait for a slow tool; the handler's late result is ignored. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new ToolAbortedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ToolAbortedError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener("abort", onAbort), reject(error)),
+    );
+  });
+}

@@ -1,0 +1,135 @@
+// first_token_overhead (issue 3): time to the first streamed token through the host
+// (session.send → first session.delta event) against the openai SDK called directly, both on the
+// same inline loopback OpenAI-format server that answers at once. Runs against the built tree.
+import { createServer } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import OpenAI from "openai";
+import { median, ms } from "./stats.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const load = (path) => import(pathToFileURL(join(root, "out", "electron", "host", path)).href);
+const warmup = 20;
+const rounds = 150;
+const KEY = "sk-test-0000000000000000000000000000bench";
+
+function chunk(delta, extra = {}) {
+  return `data: ${JSON.stringify({
+    id: "chatcmpl-bench",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "bench/model",
+    choices: [{ index: 0, delta, finish_reason: null }],
+    ...extra,
+  })}\n\n`;
+}
+
+function startServer() {
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      res.write(chunk({ role: "assistant", content: "Hello" }));
+      for (const word of [" from", " the", " loopback", " server."]) res.write(chunk({ content: word }));
+      res.write(
+        `data: ${JSON.stringify({
+          id: "chatcmpl-bench",
+          object: "chat.completion.chunk",
+          created: 1_700_000_000,
+          model: "bench/model",
+          choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+          usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
+        })}\n\n`,
+      );
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+export async function run() {
+  const { createHost } = await load("host.js");
+  const { createVault } = await load("secrets/vault.js");
+  const server = await startServer();
+  const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+  const home = mkdtempSync(join(tmpdir(), "hermes-bench-first-token-"));
+  const memoryKeychain = {
+    get: async () => null,
+    set: async () => undefined,
+    delete: async () => false,
+    list: async () => [],
+  };
+  const host = createHost({
+    home,
+    vault: createVault(memoryKeychain, { BENCH_KEY: KEY }),
+    mode: "web",
+    version: "bench",
+    bundledPluginsDir: null,
+  });
+  host.settings.update((doc) => {
+    doc.providers = { bench: { name: "Bench", base_url: baseURL, key_env: "BENCH_KEY" } };
+    doc.model = { provider: "bench", model: "bench/model" };
+  });
+  const sdk = new OpenAI({ baseURL, apiKey: KEY, maxRetries: 0 });
+  let waiting = null;
+  host.events.subscribe((frame) => {
+    const { type, payload } = frame.params;
+    if (type === "session.delta" && waiting && payload.turnId === waiting.turnId)
+      waiting.resolve(performance.now());
+  });
+
+  async function throughHost() {
+    // A titled session, so no title request runs alongside the next measurement.
+    const { sessionId } = host.sessions.create({ title: "Bench" }, "bench");
+    let resolve;
+    const firstDelta = new Promise((r) => (resolve = r));
+    const t0 = performance.now();
+    waiting = { turnId: null, resolve };
+    const { turnId } = host.sessions.send(sessionId, "Say hello", undefined, "bench");
+    waiting.turnId = turnId;
+    const t1 = await firstDelta;
+    await host.sessions.idle(sessionId);
+    return t1 - t0;
+  }
+
+  async function direct() {
+    const t0 = performance.now();
+    const stream = await sdk.chat.completions.create({
+      model: "bench/model",
+      messages: [{ role: "user", content: "Say hello" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let first = 0;
+    for await (const part of stream) {
+      if (!first && part.choices[0]?.delta?.content) first = performance.now();
+    }
+    return first - t0;
+  }
+
+  const hostTimes = [];
+  const sdkTimes = [];
+  try {
+    for (let i = 0; i < warmup + rounds; i++) {
+      // Interleaved, so drift (GC, CPU frequency) hits both sides alike.
+      const a = await direct();
+      const b = await throughHost();
+      if (i >= warmup) {
+        sdkTimes.push(a);
+        hostTimes.push(b);
+      }
+    }
+  } finally {
+    await host.close();
+    await new Promise((r) => server.close(r));
+    rmSync(home, { recursive: true, force: true });
+  }
+  const h = median(hostTimes);
+  const s = median(sdkTimes);
+  return [
+    `first_token_overhead: host ${ms(h)} vs openai SDK ${ms(s)} (median of ${rounds}), ratio ${(h / s).toFixed(2)}x (target ≤ 1.10x)`,
+  ];
+}

@@ -1,0 +1,115 @@
+// session_search (issue 3): full-text search over 10,000 sessions / 200,000 messages through the
+// built session store, seeded with a Zipf-like vocabulary, timed over ~200 varied queries (common
+// words, rare words, prefixes while typing, hostile syntax, misses). Target: p95 under 50 ms.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { percentile, ms } from "./stats.mjs";
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const load = (p) => import(pathToFileURL(path.join(root, "out", "electron", "host", p)).href);
+
+const SESSIONS = 10_000;
+const MESSAGES_PER_SESSION = 20;
+const QUERIES = 200;
+
+// Deterministic so runs compare: mulberry32.
+function makeRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function run() {
+  const { ManualClock } = await load("clock.js");
+  const { SessionStore } = await load("sessions/session-store.js");
+  const random = makeRandom(42);
+  const pick = (items) => items[Math.floor(random() * items.length)];
+  const COMMON = (
+    "the of and to a in is it you that he was for on are with as I his they be at one have this from or had by " +
+    "code file function error value test model reply session plugin request server data build type string number " +
+    "please could would should about because when where which there their what how why does make need want use"
+  ).split(" ");
+  const SYLLABLES =
+    "ka lo mi ne ru sa ti vo ze pa qu ri sto bel dan fer gol hin jor kel mur nix por tal ven wex yul zor".split(
+      " ",
+    );
+  const RARE = [];
+  for (let i = 0; i < 8_000; i++) {
+    let word = "";
+    for (let p = 0, parts = 2 + Math.floor(random() * 3); p < parts; p++) word += pick(SYLLABLES);
+    RARE.push(word);
+  }
+  // Zipf-like: common words dominate, the long tail of rare words follows a power law.
+  const word = () =>
+    random() < 0.55 ? pick(COMMON) : RARE[Math.floor(RARE.length * Math.pow(random(), 2.5))];
+  const sentence = (min, max) =>
+    Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, word).join(" ");
+
+  const snapshot = {
+    mainRoute: { provider: "fake", model: "fake-model" },
+    systemPrompt: "",
+    prefillMessages: [],
+    ephemeralSystemPrompt: null,
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-bench-sessions-"));
+  const clock = new ManualClock();
+  const store = new SessionStore({ file: path.join(dir, "sessions.sqlite"), clock });
+  try {
+    const seedStart = performance.now();
+    for (let done = 0; done < SESSIONS; done += 500) {
+      store.transaction(() => {
+        for (let s = done; s < Math.min(SESSIONS, done + 500); s++) {
+          const session = store.createSession({ snapshot, title: sentence(2, 5) });
+          for (let m = 0; m < MESSAGES_PER_SESSION; m++) {
+            clock.advance(1_000);
+            store.appendMessage({
+              sessionId: session.id,
+              turnId: `turn-${m >> 1}`,
+              role: m % 2 === 0 ? "user" : "assistant",
+              content: m % 2 === 0 ? sentence(5, 30) : sentence(20, 120),
+            });
+          }
+        }
+      });
+    }
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+
+    const hostile = ['foo"bar', "AND", "*", "-", "NEAR(", "a OR b", "title:x", "(", '"', "^start", "don't"];
+    const queries = [];
+    for (let i = 0; queries.length < QUERIES; i++) {
+      const kind = i % 8;
+      if (kind === 0)
+        queries.push(pick(COMMON)); // in most chats: the worst case for "newest first"
+      else if (kind === 1) queries.push(RARE[Math.floor(random() * 200)]);
+      else if (kind === 2) queries.push(pick(RARE));
+      else if (kind === 3) queries.push(`${pick(COMMON)} ${pick(RARE)}`);
+      else if (kind === 4)
+        queries.push(pick(RARE).slice(0, 3 + Math.floor(random() * 3))); // typing a prefix
+      else if (kind === 5) queries.push(`${pick(RARE)} ${pick(RARE)}`);
+      else if (kind === 6) queries.push(pick(hostile));
+      else queries.push(`zzqx${i}`); // no match
+    }
+    for (const q of queries.slice(0, 20)) store.search(q, { limit: 50 }); // warm the page cache
+    const timings = queries.map((q) => {
+      const t0 = performance.now();
+      store.search(q, { limit: 50 });
+      return performance.now() - t0;
+    });
+    const p95 = percentile(timings, 95);
+    return [
+      `session_search: p50 ${ms(percentile(timings, 50))}, p95 ${ms(p95)} over ${QUERIES} queries on ` +
+        `${SESSIONS} sessions / ${SESSIONS * MESSAGES_PER_SESSION} messages (seeded in ${seedSeconds.toFixed(1)} s); ` +
+        `target p95 < 50 ms: ${p95 < 50 ? "met" : "missed"}`,
+    ];
+  } finally {
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,260 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- RPC results and event payloads are read as plain JSON here. */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempHome } from "../support/temp-home.js";
+import { MAIN_KEY, startSessionRig, type SessionRig } from "./support/session-rig.js";
+
+let rig: SessionRig | null = null;
+afterEach(async () => {
+  await rig?.dispose();
+  rig = null;
+});
+
+async function lastReply(r: SessionRig, sessionId: string) {
+  return (await r.ok("session.messages", { sessionId })).messages
+    .filter((m: any) => m.role === "assistant")
+    .at(-1);
+}
+
+describe("fallback providers", () => {
+  it("moves on at 429/5xx in order and notes in the transcript who answered", async () => {
+    rig = await startSessionRig({
+      configure: (doc) => {
+        doc.fallback_providers = [
+          { provider: "backup", model: "fake/chat-large" },
+          { provider: "main", model: "fake/chat-large" },
+        ];
+      },
+    });
+    const r = rig;
+    r.main.fault({ kind: "http_error", status: 503, message: "overloaded" });
+    r.backup.fault({ kind: "http_error", status: 429, message: "slow down" });
+    r.main.enqueue("Answer from the second fallback");
+    const { sessionId } = await r.ok("session.create", { title: "Fallback" });
+    await r.ok("session.send", { sessionId, text: "Hi" });
+    await r.idle(sessionId);
+    const tried = [
+      ...r.main.requests.map((q) => ({ at: q.time, who: `main/${(q.body as any).model}` })),
+      ...r.backup.requests.map((q) => ({ at: q.time, who: `backup/${(q.body as any).model}` })),
+    ];
+    expect(tried.map((t) => t.who).sort()).toEqual([
+      "backup/fake/chat-large",
+      "main/fake/chat-large",
+      "main/fake/chat-small",
+    ]);
+    const { messages } = await r.ok("session.messages", { sessionId });
+    expect(messages.map((m: any) => m.role)).toEqual(["user", "notice", "assistant"]);
+    expect(messages[1].content).toMatch(
+      /^Answered by Main \(fake\/chat-large\), a fallback provider\. Main failed: .*Backup failed: /,
+    );
+    expect(messages[2].meta).toMatchObject({
+      provider: "main",
+      model: "fake/chat-large",
+      fallbackFrom: ["main", "backup"],
+    });
+    expect(r.events("session.turn.finished", sessionId)[0].status).toBe("ok");
+  });
+
+  it("does not fall back on other errors", async () => {
+    rig = await startSessionRig({
+      configure: (doc) => void (doc.fallback_providers = [{ provider: "backup", model: "x" }]),
+    });
+    rig.main.fault({ kind: "http_error", status: 401, message: "bad key" });
+    const { sessionId } = await rig.ok("session.create", { title: "No fallback" });
+    await rig.ok("session.send", { sessionId, text: "Hi" });
+    await rig.idle(sessionId);
+    expect(rig.backup.requests).toHaveLength(0);
+    expect((await lastReply(rig, sessionId)).status).toBe("error");
+  });
+});
+
+describe("provider faults", () => {
+  it("a connection dropped mid-stream keeps the partial reply, marked, with the error in plain words", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "drop", afterChunks: 3 });
+    rig.main.enqueue("one two three four five");
+    const { sessionId } = await rig.ok("session.create", { title: "Drop" });
+    const { turnId } = await rig.ok("session.send", { sessionId, text: "Count" });
+    await rig.idle(sessionId);
+    const reply = await lastReply(rig, sessionId);
+    expect(reply).toMatchObject({ content: "one two ", status: "error" });
+    expect(reply.meta.error).toMatch(/connection to Main dropped/i);
+    const finished = rig.events("session.turn.finished", sessionId)[0];
+    expect(finished).toMatchObject({ turnId, status: "error" });
+    expect(finished.error).toBe(reply.meta.error);
+  });
+
+  it("a provider that is down gives a plain error and an intact session", async () => {
+    rig = await startSessionRig({
+      configure: (doc) =>
+        void (doc.providers = { main: { name: "Main", base_url: "http://127.0.0.1:9/v1" } }),
+    });
+    const { sessionId } = await rig.ok("session.create", { title: "Down" });
+    await rig.ok("session.send", { sessionId, text: "Anyone there?" });
+    await rig.idle(sessionId);
+    const reply = await lastReply(rig, sessionId);
+    expect(reply.status).toBe("error");
+    expect(reply.meta.error).toMatch(/Main/);
+    expect(reply.meta.error).not.toMatch(/^Error:|undefined|\[object/);
+  });
+
+  it("a conversation longer than the context window says what to do", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({
+      kind: "http_error",
+      status: 400,
+      code: "context_length_exceeded",
+      message:
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+    });
+    const { sessionId } = await rig.ok("session.create", { title: "Long" });
+    await rig.ok("session.send", { sessionId, text: "x ".repeat(50) });
+    await rig.idle(sessionId);
+    const finished = rig.events("session.turn.finished", sessionId)[0];
+    expect(finished.status).toBe("error");
+    expect(finished.error).toMatch(/longer than fake\/chat-small can read.*Start a new chat/);
+  });
+
+  it("malformed SSE ends the turn with an error and leaves the session usable", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "malformed_sse", afterChunks: 2, garbage: "invalid_json" });
+    const { sessionId } = await rig.ok("session.create", { title: "Garbage" });
+    await rig.ok("session.send", { sessionId, text: "First" });
+    await rig.idle(sessionId);
+    expect(rig.events("session.turn.finished", sessionId)[0].status).toBe("error");
+    rig.main.enqueue("Fine now");
+    await rig.ok("session.send", { sessionId, text: "Again" });
+    await rig.idle(sessionId);
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.map((m: any) => [m.role, m.status])).toEqual([
+      ["user", "complete"],
+      ["assistant", "error"],
+      ["user", "complete"],
+      ["assistant", "complete"],
+    ]);
+    expect(messages[3].content).toBe("Fine now");
+  });
+});
+
+describe("store faults", () => {
+  it("a locked store gives a clear error and loses nothing already saved", async () => {
+    rig = await startSessionRig();
+    rig.main.enqueue("Saved reply");
+    const { sessionId } = await rig.ok("session.create", { title: "Locked" });
+    await rig.ok("session.send", { sessionId, text: "Keep me" });
+    await rig.idle(sessionId);
+    const other = new Database(join(rig.home, "sessions.sqlite"));
+    other.exec("BEGIN EXCLUSIVE");
+    try {
+      const reply = await rig.call("session.send", { sessionId, text: "Blocked" });
+      expect(reply.error?.data.reason).toBe("store_error");
+      expect(reply.error?.message).toMatch(/locked by another program.*nothing already saved was lost/);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    const contents = (await rig.ok("session.messages", { sessionId })).messages.map((m: any) => m.content);
+    expect(contents).toEqual(["Keep me", "Saved reply"]);
+  });
+
+  it("a corrupt store file answers a clear error, is left untouched, and the rest of the host works", async () => {
+    const home = tempHome("hermes-corrupt-");
+    try {
+      const file = join(home.dir, "sessions.sqlite");
+      const garbage = Buffer.from("this is not a sqlite database ".repeat(200));
+      writeFileSync(file, garbage);
+      rig = await startSessionRig({ home: home.dir });
+      const reply = await rig.call("session.list", {});
+      expect(reply.error?.data.reason).toBe("store_error");
+      expect(reply.error?.message).toMatch(/damaged or is not a SQLite database.*move the file aside/);
+      expect(readFileSync(file).equals(garbage)).toBe(true);
+      expect((await rig.call("host.info", {})).result).toMatchObject({ mode: "web" });
+    } finally {
+      await rig?.dispose();
+      rig = null;
+      home.cleanup();
+    }
+  });
+});
+
+describe("restarts", () => {
+  it("sessions, messages and usage survive a host restart", async () => {
+    rig = await startSessionRig();
+    rig.main.enqueue(
+      {
+        kind: "text",
+        content: "Persistent reply",
+        usage: { promptTokens: 7, completionTokens: 2, cost: 0.01 },
+      },
+      "Persistence",
+    );
+    const { sessionId } = await rig.ok("session.create", {});
+    await rig.ok("session.send", { sessionId, text: "Remember this" });
+    await rig.idle(sessionId);
+    await rig.host.sessions.settled();
+    await rig.restart();
+    expect((await rig.ok("session.list", {})).sessions).toMatchObject([{ sessionId, title: "Persistence" }]);
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.map((m: any) => m.content)).toEqual(["Remember this", "Persistent reply"]);
+    const { rows } = await rig.ok("session.usage", { sessionId });
+    expect(rows[0]).toMatchObject({ category: "chat", inputTokens: 7, outputTokens: 2, costUsd: 0.01 });
+    expect((await rig.ok("session.list", { query: "remember" })).sessions[0].sessionId).toBe(sessionId);
+  });
+
+  it("a host killed mid-reply reopens the session with the partial reply marked interrupted", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "stall", afterChunks: 3 });
+    rig.main.enqueue("It was a dark and stormy night");
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(import.meta.dirname, "support", "crash-child.ts"),
+        rig.home,
+        rig.main.baseURL,
+        MAIN_KEY,
+      ],
+      { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = once(child, "exit");
+    let sessionId = "";
+    try {
+      const lines = createInterface({ input: child.stdout! });
+      for await (const line of lines) {
+        const match = /^PARTIAL_SAVED (\S+)$/.exec(line);
+        if (match) {
+          sessionId = match[1]!;
+          break;
+        }
+      }
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    expect(sessionId).not.toBe("");
+    await rig.restart();
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.map((m: any) => [m.role, m.content, m.status])).toEqual([
+      ["user", "Tell me a story", "complete"],
+      ["assistant", "It was ", "interrupted"],
+    ]);
+    rig.main.enqueue("Continuing.");
+    await rig.ok("session.send", { sessionId, text: "Go on" });
+    await rig.idle(sessionId);
+    expect(convoOf(rig.main.lastRequest()!.body)).toEqual([
+      { role: "user", content: "Tell me a story" },
+      { role: "assistant", content: "It was " },
+      { role: "user", content: "Go on" },
+    ]);
+  });
+});
+
+function convoOf(body: any) {
+  return body.messages.filter((m: any) => m.role !== "system");
+}
