@@ -26,11 +26,7 @@ export function describeProviderError(err: unknown, providerName: string, baseUR
     return `${providerName} did not answer in time (${baseURL}). Check that it is running and reachable.`;
   }
   if (err instanceof OpenAI.APIConnectionError) {
-    const cause = (err.cause as { code?: string; message?: string } | undefined) ?? {};
-    const why =
-      cause.code === "ECONNREFUSED"
-        ? "connection refused"
-        : cause.code || cause.message || "connection failed";
+    const why = connectionFailure(err.cause);
     return `Could not reach ${providerName} at ${baseURL}: ${why}. Check the base URL and that the server is running.`;
   }
   if (err instanceof OpenAI.APIError && typeof err.status === "number") {
