@@ -12,7 +12,12 @@ import "./styles/surfaces.css";
 import "./styles/combobox.css";
 import "./styles/shell.css";
 import "./styles/settings.css";
+import "./styles/plugins.css";
 import "./styles/chat.css";
+import "./styles/session-list.css";
+import "./styles/transcript.css";
+import "./styles/composer.css";
+import "./styles/code-highlight.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error('index.html lacks <div id="root">; the renderer has nowhere to mount.');

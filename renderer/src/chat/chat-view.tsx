@@ -1,9 +1,9 @@
-/** Chat: the welcome on a first run, else the conversation area. */
+/** Chat: the welcome on a first run, else the open conversation. */
 import { useProviders } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadingLine } from "../ui/spinner.js";
-import { ChatHome } from "./chat-home.js";
+import { ChatScreen } from "./chat-screen.js";
 import { Welcome } from "./welcome.js";
 
 export function ChatView() {
@@ -32,5 +32,5 @@ export function ChatView() {
       </div>
     );
   }
-  return providers.data.length === 0 ? <Welcome /> : <ChatHome />;
+  return providers.data.length === 0 ? <Welcome /> : <ChatScreen />;
 }

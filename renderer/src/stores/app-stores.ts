@@ -5,9 +5,11 @@
  */
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
+import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
 import { createHostStore, type HostState } from "./host-store.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
 import { createNavigationStore, type NavigationState } from "./navigation-store.js";
+import { createPluginsStore, type PluginsState } from "./plugins-store.js";
 import { createProvidersStore, type ProvidersState } from "./providers-store.js";
 
 export interface AppStores {
@@ -15,6 +17,8 @@ export interface AppStores {
   providers: StoreApi<ProvidersState>;
   mainModel: StoreApi<MainModelState>;
   navigation: StoreApi<NavigationState>;
+  plugins: StoreApi<PluginsState>;
+  chat: ChatStores;
 }
 
 export function createAppStores(client: HermesClient): AppStores {
@@ -22,7 +26,14 @@ export function createAppStores(client: HermesClient): AppStores {
   const providers = createProvidersStore(client, {
     onProviderChanged: (id) => mainModel.getState().forgetModels(id),
   });
-  return { host: createHostStore(client), providers, mainModel, navigation: createNavigationStore() };
+  return {
+    host: createHostStore(client),
+    providers,
+    mainModel,
+    navigation: createNavigationStore(),
+    plugins: createPluginsStore(client),
+    chat: createChatStores(client),
+  };
 }
 
 export function refreshFromHost(stores: AppStores): Promise<void> {
@@ -30,6 +41,7 @@ export function refreshFromHost(stores: AppStores): Promise<void> {
     stores.host.getState().load(),
     stores.providers.getState().load(),
     stores.mainModel.getState().loadCurrent(),
+    stores.plugins.getState().load(),
   ]).then(() => undefined);
 }
 
@@ -37,6 +49,8 @@ export function refreshFromHost(stores: AppStores): Promise<void> {
 export function connectStoresToHost(client: HermesClient, stores: AppStores): () => void {
   const stopEvents = client.onEvent((event) => {
     if (event.type === "settings.changed") void refreshFromHost(stores);
+    // A plugin finished loading, failed or was unloaded (also by a hand edit of config.yaml).
+    if (event.type === "plugins.changed") void stores.plugins.getState().load();
   });
   let lastStatus = client.status;
   const stopStatus = client.onStatusChange((status) => {
@@ -44,9 +58,11 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
     if (status === "connected" && lastStatus === "reconnecting") void refreshFromHost(stores);
     lastStatus = status;
   });
+  const stopChat = connectChatStores(client, stores.chat);
   void refreshFromHost(stores);
   return () => {
     stopEvents();
     stopStatus();
+    stopChat();
   };
 }

@@ -5,6 +5,7 @@ import type { AppStores } from "./app-stores.js";
 import type { HostState } from "./host-store.js";
 import type { MainModelState } from "./main-model-store.js";
 import type { NavigationState } from "./navigation-store.js";
+import type { PluginsState } from "./plugins-store.js";
 import type { ProvidersState } from "./providers-store.js";
 
 const StoresContext = createContext<AppStores | null>(null);
@@ -13,7 +14,7 @@ export function StoresProvider({ stores, children }: { stores: AppStores; childr
   return <StoresContext.Provider value={stores}>{children}</StoresContext.Provider>;
 }
 
-function useStores(): AppStores {
+export function useStores(): AppStores {
   const stores = useContext(StoresContext);
   if (!stores) throw new Error("StoresProvider is missing: wrap the app in <StoresProvider stores={…}>.");
   return stores;
@@ -26,3 +27,5 @@ export const useMainModel = <T,>(selector: (state: MainModelState) => T): T =>
   useStore(useStores().mainModel, selector);
 export const useNavigation = <T,>(selector: (state: NavigationState) => T): T =>
   useStore(useStores().navigation, selector);
+export const usePlugins = <T,>(selector: (state: PluginsState) => T): T =>
+  useStore(useStores().plugins, selector);

@@ -1,12 +1,16 @@
 /** The 220px left column: brand, the Main navigation, Settings' sections, and the host's version. */
 import { MessageSquare, Settings } from "lucide-react";
 import type { ReactNode } from "react";
+import { SessionSidebar } from "../chat/session-sidebar.js";
 import { useHost, useNavigation } from "../stores/stores-context.js";
 import { selectSettingsSection, type SettingsSection } from "../stores/navigation-store.js";
 
 const settingsSections: ReadonlyArray<{ id: SettingsSection; label: string }> = [
   { id: "providers", label: "Providers" },
   { id: "models", label: "Models" },
+  { id: "chat", label: "Chat" },
+  { id: "memory", label: "Memory" },
+  { id: "plugins", label: "Plugins" },
 ];
 
 export function Sidebar() {
@@ -31,6 +35,7 @@ export function Sidebar() {
           Settings
         </NavItem>
       </nav>
+      {screen === "chat" ? <SessionSidebar /> : null}
       {section ? (
         <nav aria-label="Settings" className="nav nav-sub">
           {settingsSections.map((item) => (

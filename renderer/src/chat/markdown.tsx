@@ -1,0 +1,67 @@
+/**
+ * A reply as Markdown (GFM) with highlighted code and a copy button per code block. Rendered
+ * block by block (see markdown-blocks.ts) so streaming text re-parses only its growing tail.
+ */
+import { memo, useMemo, type ReactNode } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import rehypeHighlight from "rehype-highlight";
+import remarkGfm from "remark-gfm";
+import { CopyButton } from "./copy-button.js";
+import { splitMarkdownBlocks } from "./markdown-blocks.js";
+
+const remarkPlugins = [remarkGfm];
+const rehypePlugins = [[rehypeHighlight, { detect: false, ignoreMissing: true }] as const] as never;
+
+/** Plain text of a rendered node tree (for the code block's copy button). */
+function textOf(node: ReactNode): string {
+  if (typeof node === "string" || typeof node === "number") return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join("");
+  if (node && typeof node === "object" && "props" in node) {
+    return textOf((node as { props: { children?: ReactNode } }).props.children);
+  }
+  return "";
+}
+
+const components: Components = {
+  pre({ children }) {
+    const code = textOf(children).replace(/\n$/, "");
+    const language = /language-([\w+-]+)/.exec(
+      (children as { props?: { className?: string } } | undefined)?.props?.className ?? "",
+    )?.[1];
+    return (
+      <div className="code-block">
+        <div className="code-block-bar">
+          <span className="code-block-language">{language ?? "code"}</span>
+          <CopyButton text={code} label="Copy code" />
+        </div>
+        <pre>{children}</pre>
+      </div>
+    );
+  },
+  a({ children, href }) {
+    return (
+      <a href={href} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+    );
+  },
+};
+
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  return (
+    <div className="markdown">
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
+    </div>
+  );
+});

@@ -1,0 +1,107 @@
+/**
+ * One message of the transcript. Memoized on the message object: the store replaces only the
+ * message that changed, so a streamed delta re-renders one row, not the whole transcript.
+ */
+import { Bot, CircleExclamationPoint, Info, RotateCcw } from "lucide-react";
+import { memo } from "react";
+import type { ChatMessage } from "../stores/chat-types.js";
+import { CopyButton } from "./copy-button.js";
+import { Markdown } from "./markdown.js";
+import { ReplyMarks, UserMarks } from "./message-marks.js";
+import { ToolCall, type ToolCallView } from "./tool-call.js";
+
+export interface MessageRowProps {
+  message: ChatMessage;
+  /** Shows Regenerate (the last reply, when no turn runs). */
+  canRegenerate: boolean;
+  onRegenerate(): void;
+  providerName: string | null;
+}
+
+function toolCallsOf(message: ChatMessage): ToolCallView[] {
+  const calls = message.meta?.toolCalls;
+  return Array.isArray(calls) ? (calls as ToolCallView[]) : [];
+}
+
+export const MessageRow = memo(function MessageRow({
+  message,
+  canRegenerate,
+  onRegenerate,
+  providerName,
+}: MessageRowProps) {
+  if (message.role === "tool" || message.role === "system") return null;
+  if (message.role === "notice") {
+    return (
+      <p className="message-notice" data-message-id={message.id}>
+        <Info size={14} aria-hidden="true" />
+        {message.content}
+      </p>
+    );
+  }
+  if (message.role === "user") {
+    return (
+      <article
+        className="message message-user"
+        aria-label="Your message"
+        data-message-id={message.id}
+        data-role="user"
+      >
+        <div className="message-bubble">{message.content}</div>
+        <UserMarks message={message} />
+        <div className="message-actions">
+          <CopyButton text={message.content} />
+        </div>
+      </article>
+    );
+  }
+  const streaming = message.status === "streaming";
+  const toolCalls = toolCallsOf(message);
+  const error = message.status === "error" ? (message.meta?.error ?? "The reply failed.") : null;
+  return (
+    <article
+      className="message message-assistant"
+      aria-label="Reply"
+      aria-busy={streaming || undefined}
+      data-message-id={message.id}
+      data-role="assistant"
+      data-status={message.status}
+    >
+      <div className="message-avatar" aria-hidden="true">
+        <Bot size={16} />
+      </div>
+      <div className="message-main">
+        {message.content ? (
+          <Markdown text={message.content} />
+        ) : streaming && toolCalls.length === 0 ? (
+          <p className="typing" aria-label="Writing a reply">
+            <span />
+            <span />
+            <span />
+          </p>
+        ) : null}
+        {streaming && message.content ? <span className="stream-caret" aria-hidden="true" /> : null}
+        {toolCalls.map((call) => (
+          <ToolCall key={call.id} call={call} />
+        ))}
+        {error ? (
+          <div role="alert" className="message-error">
+            <CircleExclamationPoint size={14} aria-hidden="true" />
+            <span>{String(error)}</span>
+          </div>
+        ) : null}
+        <ReplyMarks message={message} providerName={providerName} />
+        {!streaming ? (
+          <div className="message-actions">
+            {message.content ? <CopyButton text={message.content} /> : null}
+            {canRegenerate ? (
+              <button type="button" className="icon-text-button" onClick={onRegenerate}>
+                <RotateCcw size={14} aria-hidden="true" />
+                <span className="icon-text-button-label">Regenerate</span>
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,151 @@
+/**
+ * The chat part of the app sidebar: "New chat", a search box over titles and message text, and
+ * the sessions newest first (or the search hits with their snippets), plus the undo toast.
+ */
+import { Plus, Search } from "lucide-react";
+import { useCallback, useEffect } from "react";
+import { useShallow } from "zustand/react/shallow";
+import { useSessions } from "../stores/chat-context.js";
+import { selectVisibleSessions } from "../stores/sessions-store.js";
+import { useProviders } from "../stores/stores-context.js";
+import { Button } from "../ui/button.js";
+import { LoadingLine } from "../ui/spinner.js";
+import { SessionRow } from "./session-row.js";
+import { UndoToast } from "./undo-toast.js";
+
+export function SessionSidebar() {
+  const hasProviders = useProviders((s) => s.providers.kind === "ready" && s.providers.data.length > 0);
+  const load = useSessions((s) => s.load);
+  useEffect(() => {
+    if (hasProviders) void load();
+  }, [hasProviders, load]);
+  if (!hasProviders) return null;
+  return (
+    <section className="session-sidebar" aria-label="Chats">
+      <NewChatButton />
+      <SearchBox />
+      <SessionList />
+      <UndoToast />
+    </section>
+  );
+}
+
+function NewChatButton() {
+  const select = useSessions((s) => s.select);
+  const setQuery = useSessions((s) => s.setQuery);
+  return (
+    <Button
+      className="new-chat"
+      icon={<Plus size={16} aria-hidden="true" />}
+      onClick={() => {
+        setQuery("");
+        select(null);
+      }}
+    >
+      New chat
+    </Button>
+  );
+}
+
+function SearchBox() {
+  const query = useSessions((s) => s.query);
+  const setQuery = useSessions((s) => s.setQuery);
+  return (
+    <div className="session-search">
+      <Search size={14} aria-hidden="true" className="session-search-icon" />
+      <input
+        type="search"
+        className="session-search-input"
+        aria-label="Search chats"
+        placeholder="Search chats"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape" && query) {
+            event.preventDefault();
+            setQuery("");
+          }
+        }}
+      />
+    </div>
+  );
+}
+
+function SessionList() {
+  const sessions = useSessions((s) => s.sessions);
+  const visible = useSessions(useShallow(selectVisibleSessions));
+  const results = useSessions((s) => s.results);
+  const hidden = useSessions((s) => s.pendingDelete?.sessionId ?? null);
+  const selectedId = useSessions((s) => s.selectedId);
+  const select = useSessions((s) => s.select);
+  const rename = useSessions((s) => s.rename);
+  const requestDelete = useSessions((s) => s.requestDelete);
+  const load = useSessions((s) => s.load);
+  const onOpen = useCallback((id: string) => select(id), [select]);
+  const onDelete = useCallback((id: string) => requestDelete(id), [requestDelete]);
+
+  if (results) {
+    if (results.kind === "loading") return <LoadingLine>Searching…</LoadingLine>;
+    if (results.kind === "failed") {
+      return (
+        <p role="alert" className="session-list-note session-list-error">
+          Search failed: {results.message}
+        </p>
+      );
+    }
+    const hits = results.data.filter((s) => s.sessionId !== hidden);
+    return (
+      <nav aria-label="Search results" className="session-list">
+        {hits.length === 0 ? (
+          <p className="session-list-note">No chats match.</p>
+        ) : (
+          <ul>
+            {hits.map((hit) => (
+              <SessionRow
+                key={hit.sessionId}
+                session={hit}
+                current={hit.sessionId === selectedId}
+                onOpen={onOpen}
+                onRename={rename}
+                onDelete={onDelete}
+                snippet={hit.snippet ?? null}
+              />
+            ))}
+          </ul>
+        )}
+      </nav>
+    );
+  }
+
+  if (sessions.kind === "loading") return <LoadingLine>Loading chats…</LoadingLine>;
+  if (sessions.kind === "failed") {
+    return (
+      <div role="alert" className="session-list-note session-list-error">
+        Couldn't load your chats: {sessions.message}{" "}
+        <button type="button" className="link-button" onClick={() => void load()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  return (
+    <nav aria-label="Chats" className="session-list">
+      {visible.length === 0 ? (
+        <p className="session-list-note">No chats yet. Your conversations will appear here.</p>
+      ) : (
+        <ul>
+          {visible.map((session) => (
+            <SessionRow
+              key={session.sessionId}
+              session={session}
+              current={session.sessionId === selectedId}
+              onOpen={onOpen}
+              onRename={rename}
+              onDelete={onDelete}
+            />
+          ))}
+        </ul>
+      )}
+    </nav>
+  );
+}

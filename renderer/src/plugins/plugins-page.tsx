@@ -1,0 +1,105 @@
+/**
+ * Settings → Plugins: bundled and user plugins with their status, a toggle that takes effect at
+ * once, Rescan, and the way to the plugins folder. Loading, empty and error states.
+ */
+import { FolderOpen, Puzzle, RefreshCw } from "lucide-react";
+import { Button } from "../ui/button.js";
+import { EmptyState } from "../ui/empty-state.js";
+import { InlineAlert } from "../ui/inline-alert.js";
+import { LoadingLine } from "../ui/spinner.js";
+import { SettingsPageHeader } from "../settings/settings-page-header.js";
+import { useHost, usePlugins } from "../stores/stores-context.js";
+import { PluginRow } from "./plugin-row.js";
+import { PluginsFolderNote } from "./plugins-folder-note.js";
+import { pluginsFolderPath } from "./plugins-folder.js";
+
+export function PluginsPage() {
+  const plugins = usePlugins((s) => s.plugins);
+  const reload = usePlugins((s) => s.load);
+  const rescan = usePlugins((s) => s.rescan);
+  const rescanPlugins = usePlugins((s) => s.rescanPlugins);
+  const folder = usePlugins((s) => s.folder);
+  const openFolder = usePlugins((s) => s.openFolder);
+  const info = useHost((s) => s.info);
+
+  const mode = info.kind === "ready" ? info.data.mode : null;
+  const folderPath =
+    folder.kind === "opened" || folder.kind === "shown"
+      ? folder.path
+      : info.kind === "ready"
+        ? pluginsFolderPath(info.data.home)
+        : null;
+  const rescanning = rescan.kind === "running";
+
+  const actions = (
+    <div className="plugins-actions">
+      <Button
+        icon={<RefreshCw size={16} aria-hidden="true" />}
+        onClick={() => void rescanPlugins()}
+        disabled={rescanning}
+        busy={rescanning}
+      >
+        {rescanning ? "Rescanning…" : "Rescan"}
+      </Button>
+      {/* Only the desktop host can open a file manager; a browser gets the path to copy below. */}
+      {mode === "desktop" ? (
+        <Button
+          icon={<FolderOpen size={16} aria-hidden="true" />}
+          onClick={() => void openFolder()}
+          disabled={folder.kind === "opening"}
+          busy={folder.kind === "opening"}
+        >
+          Open plugins folder
+        </Button>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <section className="settings-page" aria-labelledby="plugins-heading">
+      <SettingsPageHeader
+        headingId="plugins-heading"
+        title="Plugins"
+        description="Add slash commands, hooks and tools to chat. Turning one on or off takes effect at once."
+        action={actions}
+      />
+      {mode === "web" && folderPath ? <PluginsFolderNote path={folderPath} reason="web" /> : null}
+      {mode === "desktop" && folder.kind === "shown" ? (
+        <PluginsFolderNote path={folder.path} reason="not_opened" />
+      ) : null}
+      {folder.kind === "failed" ? <InlineAlert>{folder.message}</InlineAlert> : null}
+      {rescan.kind === "failed" ? <InlineAlert>{rescan.message}</InlineAlert> : null}
+
+      {plugins.kind === "loading" ? <LoadingLine>Loading plugins…</LoadingLine> : null}
+      {plugins.kind === "failed" ? (
+        <InlineAlert
+          action={
+            <Button size="sm" onClick={() => void reload()}>
+              Retry
+            </Button>
+          }
+        >
+          Couldn't load your plugins: {plugins.message}
+        </InlineAlert>
+      ) : null}
+      {plugins.kind === "ready" && plugins.refreshError ? (
+        <InlineAlert tone="warning">This list may be out of date: {plugins.refreshError}</InlineAlert>
+      ) : null}
+      {plugins.kind === "ready" && plugins.data.length === 0 ? (
+        <div className="card">
+          <EmptyState icon={<Puzzle size={20} />} title="No plugins yet">
+            No plugins found. Put a plugin folder in{" "}
+            {folderPath ? <code>{folderPath}</code> : "your plugins folder"} and press Rescan.
+          </EmptyState>
+        </div>
+      ) : null}
+      {plugins.kind === "ready" && plugins.data.length > 0 ? (
+        <ul className="plugin-list" aria-label="Installed plugins">
+          {plugins.data.map((plugin) => (
+            <PluginRow key={plugin.id} plugin={plugin} />
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

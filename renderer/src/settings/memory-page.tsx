@@ -1,0 +1,111 @@
+/** Settings → Memory: a note every new chat's system prompt includes (`memory.note`). */
+import { Check } from "lucide-react";
+import { useEffect, useState, type FormEvent } from "react";
+import { describeError } from "../api/rpc-error.js";
+import { useChatSettings } from "../stores/chat-context.js";
+import { Button } from "../ui/button.js";
+import { Field } from "../ui/field.js";
+import { InlineAlert } from "../ui/inline-alert.js";
+import { LoadingLine } from "../ui/spinner.js";
+import { SettingsPageHeader } from "./settings-page-header.js";
+
+export function MemoryPage() {
+  const settings = useChatSettings((s) => s.settings);
+  const load = useChatSettings((s) => s.load);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  let body;
+  if (settings.kind === "loading") body = <LoadingLine>Loading your memory note…</LoadingLine>;
+  else if (settings.kind === "failed") {
+    body = (
+      <InlineAlert
+        action={
+          <Button size="sm" onClick={() => void load()}>
+            Retry
+          </Button>
+        }
+      >
+        Couldn't load the memory note: {settings.message}
+      </InlineAlert>
+    );
+  } else body = <MemoryForm saved={settings.data.memoryNote} />;
+
+  return (
+    <section className="settings-page" aria-labelledby="memory-heading">
+      <SettingsPageHeader
+        headingId="memory-heading"
+        title="Memory"
+        description="Things the assistant should always keep in mind about you and your work."
+      />
+      <div className="card card-padded">{body}</div>
+    </section>
+  );
+}
+
+function MemoryForm({ saved }: { saved: string }) {
+  const save = useChatSettings((s) => s.save);
+  const [note, setNote] = useState(saved);
+  const [seen, setSeen] = useState(saved);
+  const [status, setStatus] = useState<"idle" | "saving" | "saved">("idle");
+  const [error, setError] = useState<string | null>(null);
+  const dirty = note !== saved;
+
+  // Changed elsewhere (another window, config.yaml): follow it unless the user is editing.
+  if (saved !== seen) {
+    setSeen(saved);
+    if (!dirty || note === seen) setNote(saved);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setStatus("saving");
+    setError(null);
+    try {
+      await save("memoryNote", note);
+      setStatus("saved");
+    } catch (err) {
+      setStatus("idle");
+      setError(`Couldn't save the note: ${describeError(err)}`);
+    }
+  }
+
+  return (
+    <form className="memory-form" onSubmit={submit}>
+      <Field
+        label="Memory"
+        hint="Every new chat's system prompt includes this note. Chats you already started keep the note they began with."
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            className="input textarea memory-textarea"
+            rows={8}
+            value={note}
+            placeholder="For example: I write TypeScript; prefer short answers with code."
+            onChange={(event) => {
+              setNote(event.target.value);
+              setStatus("idle");
+            }}
+          />
+        )}
+      </Field>
+      {error ? <InlineAlert>{error}</InlineAlert> : null}
+      <div className="form-actions">
+        <p role="status" className="save-status">
+          {status === "saved" && !dirty ? (
+            <>
+              <Check size={14} aria-hidden="true" />
+              Saved. New chats include this note.
+            </>
+          ) : null}
+        </p>
+        <Button type="submit" variant="primary" disabled={status === "saving" || !dirty} busy={status === "saving"}>
+          {status === "saving" ? "Saving…" : "Save"}
+        </Button>
+      </div>
+    </form>
+  );
+}

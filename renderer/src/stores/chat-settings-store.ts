@@ -1,0 +1,64 @@
+/**
+ * The chat's own settings: how a message sent during a reply behaves (`display.busy_input_mode`)
+ * and the memory note every new session's system prompt includes (`memory.note`).
+ */
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { HermesClient } from "../api/client.js";
+import { describeError } from "../api/rpc-error.js";
+import { busyInputModes, type BusyInputMode } from "./chat-types.js";
+import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
+
+export interface ChatSettings {
+  busyInputMode: BusyInputMode;
+  memoryNote: string;
+}
+
+export interface ChatSettingsState {
+  settings: Loadable<ChatSettings>;
+  load(): Promise<void>;
+  /** Rejects with the host's error; the page shows it. */
+  save<K extends keyof ChatSettings>(field: K, value: ChatSettings[K]): Promise<void>;
+}
+
+const settingKeys: Record<keyof ChatSettings, string> = {
+  busyInputMode: "display.busy_input_mode",
+  memoryNote: "memory.note",
+};
+
+const block = (settings: Record<string, unknown>, name: string): Record<string, unknown> => {
+  const value = settings[name];
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+};
+
+/** Reads the two settings out of the settings document, falling back to the defaults. */
+export function chatSettingsFrom(settings: Record<string, unknown>): ChatSettings {
+  const mode = block(settings, "display")["busy_input_mode"];
+  const note = block(settings, "memory")["note"];
+  return {
+    busyInputMode: busyInputModes.includes(mode as BusyInputMode) ? (mode as BusyInputMode) : "queue",
+    memoryNote: typeof note === "string" ? note : "",
+  };
+}
+
+export function createChatSettingsStore(client: HermesClient): StoreApi<ChatSettingsState> {
+  const nextLoad = latestOnly();
+  return createStore<ChatSettingsState>()((set, get) => ({
+    settings: loading(),
+    async load() {
+      const isLatest = nextLoad();
+      try {
+        const settings = await client.call("settings.get", {});
+        if (isLatest()) set({ settings: ready(chatSettingsFrom(settings)) });
+      } catch (err) {
+        if (isLatest()) set({ settings: failedRefresh(get().settings, describeError(err)) });
+      }
+    },
+    async save(field, value) {
+      await client.call("settings.set", { key: settingKeys[field], value });
+      nextLoad();
+      const current = get().settings;
+      const base = current.kind === "ready" ? current.data : chatSettingsFrom({});
+      set({ settings: ready({ ...base, [field]: value }) });
+    },
+  }));
+}

@@ -1,0 +1,279 @@
+/**
+ * The open session's transcript: its messages in `seq` order, the turn running in it, streamed
+ * text (coalesced per animation frame), and its token usage. Only the message a delta or event
+ * touches gets a new object, so memoized rows of the others never re-render.
+ */
+import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
+import type { HermesClient } from "../api/client.js";
+import { describeError } from "../api/rpc-error.js";
+import type { ChatEvent, ChatMessage, UsageRow } from "./chat-types.js";
+import { DeltaBatcher, type FrameScheduler } from "./frame-batcher.js";
+import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
+
+export interface TranscriptSlice {
+  /** null: a new chat that has no session yet (created on the first send). */
+  sessionId: string | null;
+  messages: Loadable<readonly ChatMessage[]>;
+  runningTurnId: string | null;
+  /** A turn that failed before any reply message carried the error (e.g. no route). */
+  turnError: string | null;
+  /** `fresh`: the session was just created, so it is known to be empty (no load needed). */
+  open(sessionId: string | null, options?: { fresh?: boolean }): Promise<void>;
+  reload(): Promise<void>;
+  handleEvent(event: ChatEvent): void;
+  /** The host accepted a message that started a turn; the started event may still be on its way. */
+  noteTurnStarted(sessionId: string, turnId: string): void;
+}
+
+export interface TurnActionsSlice {
+  actionError: string | null;
+  stop(): Promise<void>;
+  regenerate(): Promise<void>;
+  clearActionError(): void;
+}
+
+export interface UsageSlice {
+  /** null until someone asks for it. */
+  usage: Loadable<readonly UsageRow[]> | null;
+  loadUsage(): Promise<void>;
+}
+
+export type TranscriptState = TranscriptSlice & TurnActionsSlice & UsageSlice;
+
+type Slice<T> = StateCreator<TranscriptState, [], [], T>;
+
+export interface TranscriptStoreOptions {
+  scheduleFrame?: FrameScheduler;
+}
+
+/** Inserts or replaces `message`, keeping the list ordered by `seq` (a queued message moves). */
+export function upsertMessage(list: readonly ChatMessage[], message: ChatMessage): ChatMessage[] {
+  const rest = list.filter((m) => m.id !== message.id);
+  let index = rest.length;
+  while (index > 0 && (rest[index - 1] as ChatMessage).seq > message.seq) index--;
+  rest.splice(index, 0, message);
+  return rest;
+}
+
+/** Appends streamed text to the turn's reply being written; a delta with no such reply waits for the final message. */
+export function applyDeltas(
+  list: readonly ChatMessage[],
+  deltas: ReadonlyMap<string, string>,
+): readonly ChatMessage[] {
+  let next: ChatMessage[] | null = null;
+  for (const [turnId, text] of deltas) {
+    const source: readonly ChatMessage[] = next ?? list;
+    const index = source.findLastIndex(
+      (m) => m.role === "assistant" && m.turnId === turnId && m.status === "streaming",
+    );
+    if (index < 0) continue;
+    next ??= [...list];
+    const target = next[index] as ChatMessage;
+    next[index] = { ...target, content: target.content + text };
+  }
+  return next ?? list;
+}
+
+const createTranscriptSlice =
+  (client: HermesClient, options: TranscriptStoreOptions): Slice<TranscriptSlice> =>
+  (set, get) => {
+    const nextLoad = latestOnly();
+    const batcher = new DeltaBatcher((deltas) => {
+      const current = get().messages;
+      if (current.kind !== "ready") return;
+      const data = applyDeltas(current.data, deltas);
+      if (data !== current.data) set({ messages: { ...current, data } });
+    }, options.scheduleFrame);
+
+    // Events that arrive while the transcript loads are replayed on the loaded list (an answer
+    // computed before a message was added must not lose it).
+    let heldEvents: ChatEvent[] = [];
+
+    const updateMessages = (change: (list: readonly ChatMessage[]) => readonly ChatMessage[]): void => {
+      const current = get().messages;
+      if (current.kind === "ready") set({ messages: { ...current, data: change(current.data) } });
+    };
+
+    const load = async (sessionId: string): Promise<void> => {
+      const isLatest = nextLoad();
+      try {
+        const [{ messages }, details] = await Promise.all([
+          client.call("session.messages", { sessionId }),
+          client.call("session.get", { sessionId }),
+        ]);
+        if (!isLatest() || get().sessionId !== sessionId) return;
+        batcher.discard(); // the loaded text already holds every delta sent before it
+        set({ messages: ready(messages), runningTurnId: details.runningTurnId });
+        const held = heldEvents;
+        heldEvents = [];
+        for (const event of held) get().handleEvent(event);
+      } catch (err) {
+        if (isLatest() && get().sessionId === sessionId) {
+          set({ messages: failedRefresh(get().messages, describeError(err)) });
+        }
+      }
+    };
+
+    return {
+      sessionId: null,
+      messages: ready([]),
+      runningTurnId: null,
+      turnError: null,
+      async open(sessionId, openOptions = {}) {
+        if (sessionId === get().sessionId && get().messages.kind !== "failed") return;
+        batcher.discard();
+        heldEvents = [];
+        nextLoad();
+        set({
+          sessionId,
+          messages: sessionId && !openOptions.fresh ? loading() : ready([]),
+          runningTurnId: null,
+          turnError: null,
+          usage: null,
+          actionError: null,
+        });
+        if (sessionId && !openOptions.fresh) await load(sessionId);
+      },
+      async reload() {
+        const id = get().sessionId;
+        if (id) await load(id);
+      },
+      handleEvent(event) {
+        if (event.type === "sessions.changed" || event.sessionId !== get().sessionId) return;
+        if (get().messages.kind === "loading") {
+          if (event.type !== "session.delta") heldEvents.push(event);
+          return;
+        }
+        if (event.type === "session.delta") {
+          batcher.push(event.turnId, event.text);
+          return;
+        }
+        batcher.flush(); // whatever follows must land after the text streamed before it
+        switch (event.type) {
+          case "session.message":
+            updateMessages((list) => upsertMessage(list, event.message));
+            break;
+          case "session.message.removed": {
+            const gone = new Set(event.messageIds);
+            updateMessages((list) => list.filter((m) => !gone.has(m.id)));
+            break;
+          }
+          case "session.turn.started":
+            set({ runningTurnId: event.turnId, turnError: null });
+            break;
+          case "session.turn.finished": {
+            const replyShowsError = get().messages.kind === "ready" && hasErrorMessage(get(), event.turnId);
+            set({
+              ...(get().runningTurnId === event.turnId ? { runningTurnId: null } : {}),
+              turnError: event.status === "error" && event.error && !replyShowsError ? event.error : null,
+            });
+            if (get().usage) void get().loadUsage();
+            break;
+          }
+          default:
+            break;
+        }
+      },
+      noteTurnStarted(sessionId, turnId) {
+        if (get().sessionId === sessionId && get().runningTurnId === null) set({ runningTurnId: turnId });
+      },
+    };
+  };
+
+function hasErrorMessage(state: TranscriptState, turnId: string): boolean {
+  return (
+    state.messages.kind === "ready" &&
+    state.messages.data.some((m) => m.turnId === turnId && m.status === "error")
+  );
+}
+
+const createTurnActionsSlice =
+  (client: HermesClient): Slice<TurnActionsSlice> =>
+  (set, get) => ({
+    actionError: null,
+    async stop() {
+      const sessionId = get().sessionId;
+      if (!sessionId || !get().runningTurnId) return;
+      try {
+        await client.call("session.stop", { sessionId });
+      } catch (err) {
+        set({ actionError: `Couldn't stop the reply: ${describeError(err)}` });
+      }
+    },
+    async regenerate() {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      set({ actionError: null, turnError: null });
+      try {
+        const { turnId } = await client.call("session.regenerate", { sessionId });
+        get().noteTurnStarted(sessionId, turnId);
+      } catch (err) {
+        set({ actionError: `Couldn't regenerate the reply: ${describeError(err)}` });
+      }
+    },
+    clearActionError() {
+      set({ actionError: null });
+    },
+  });
+
+const createUsageSlice =
+  (client: HermesClient): Slice<UsageSlice> =>
+  (set, get) => {
+    const nextLoad = latestOnly();
+    return {
+      usage: null,
+      async loadUsage() {
+        const sessionId = get().sessionId;
+        if (!sessionId) {
+          set({ usage: ready([]) });
+          return;
+        }
+        const isLatest = nextLoad();
+        if (!get().usage) set({ usage: loading() });
+        try {
+          const { rows } = await client.call("session.usage", { sessionId });
+          if (isLatest() && get().sessionId === sessionId) set({ usage: ready(rows) });
+        } catch (err) {
+          if (isLatest() && get().sessionId === sessionId) {
+            set({ usage: failedRefresh(get().usage ?? loading(), describeError(err)) });
+          }
+        }
+      },
+    };
+  };
+
+export function createTranscriptStore(
+  client: HermesClient,
+  options: TranscriptStoreOptions = {},
+): StoreApi<TranscriptState> {
+  return createStore<TranscriptState>()((...a) => ({
+    ...createTranscriptSlice(client, options)(...a),
+    ...createTurnActionsSlice(client)(...a),
+    ...createUsageSlice(client)(...a),
+  }));
+}
+
+const noMessages: readonly ChatMessage[] = [];
+
+export const selectMessages = (state: TranscriptState): readonly ChatMessage[] =>
+  state.messages.kind === "ready" ? state.messages.data : noMessages;
+
+export const selectIsRunning = (state: TranscriptState): boolean => state.runningTurnId !== null;
+
+/** The tool message that answered a call, for the call's details (stable while it is unchanged). */
+export const selectToolResult =
+  (toolCallId: string) =>
+  (state: TranscriptState): ChatMessage | undefined =>
+    selectMessages(state).find((m) => m.role === "tool" && m.meta?.toolCallId === toolCallId);
+
+/** The id of the reply Regenerate would replace: the last assistant message, when nothing runs. */
+export const selectRegenerableId = (state: TranscriptState): string | null => {
+  if (state.runningTurnId) return null;
+  const list = selectMessages(state);
+  for (let i = list.length - 1; i >= 0; i--) {
+    const m = list[i] as ChatMessage;
+    if (m.role === "assistant") return m.meta?.command ? null : m.id;
+    if (m.role === "user" && !m.meta?.pending) return null;
+  }
+  return null;
+};

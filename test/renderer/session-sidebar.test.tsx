@@ -1,0 +1,93 @@
+// @vitest-environment happy-dom
+/** The session sidebar: newest first, search with snippets, inline rename, delete with undo. */
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { chatHandlers, session } from "./chat-fixtures";
+import { fakeClient } from "./fake-client";
+import { renderApp } from "./render-app";
+
+afterEach(cleanup);
+
+const sessions = [session("s2", "Trip to Lisbon", 20), session("s1", "Tax questions", 10)];
+
+function client() {
+  return fakeClient(
+    chatHandlers({
+      "session.list": ({ query }) =>
+        query
+          ? {
+              sessions: [
+                {
+                  ...session("s1", "Tax questions", 10),
+                  snippet: { messageId: "m1", text: "the deduction for home offices", highlights: [{ start: 4, end: 13 }] },
+                },
+              ],
+            }
+          : { sessions },
+      "session.rename": () => ({}),
+      "session.delete": () => ({}),
+    }),
+  );
+}
+
+const rows = async () => within(await screen.findByRole("navigation", { name: "Chats" })).findAllByRole("listitem");
+
+describe("Session sidebar", () => {
+  it("lists chats as the host orders them (newest first) and opens one", async () => {
+    const c = client();
+    const { stores } = renderApp(c);
+    expect((await rows()).map((r) => r.querySelector(".session-title")?.textContent)).toEqual([
+      "Trip to Lisbon",
+      "Tax questions",
+    ]);
+    fireEvent.click(screen.getByRole("button", { name: "Tax questions" }));
+    expect(stores.chat.sessions.getState().selectedId).toBe("s1");
+    await waitFor(() => expect(c.callsOf("session.messages")).toEqual([{ sessionId: "s1" }]));
+    expect(screen.getByRole("heading", { level: 1, name: "Tax questions" })).toBeTruthy();
+  });
+
+  it("searches titles and message text and shows the matching snippet", async () => {
+    const c = client();
+    renderApp(c);
+    await rows();
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search chats" }), { target: { value: "deduction" } });
+    const results = await screen.findByRole("navigation", { name: "Search results" });
+    const hit = await within(results).findByRole("listitem");
+    expect(hit.textContent).toContain("Tax questions");
+    expect(hit.querySelector("mark")?.textContent).toBe("deduction");
+    expect(c.callsOf("session.list")).toContainEqual({ query: "deduction" });
+
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search chats" }), { target: { value: "" } });
+    expect(await rows()).toHaveLength(2);
+  });
+
+  it("renames a chat in place", async () => {
+    const c = client();
+    renderApp(c);
+    const [first] = await rows();
+    fireEvent.click(within(first as HTMLElement).getByRole("button", { name: "Rename" }));
+    const input = screen.getByRole("textbox", { name: "Chat title" });
+    fireEvent.change(input, { target: { value: "Lisbon in May" } });
+    fireEvent.submit(input.closest("form") as HTMLFormElement);
+    expect(await screen.findByRole("button", { name: "Lisbon in May" })).toBeTruthy();
+    expect(c.callsOf("session.rename")).toEqual([{ sessionId: "s2", title: "Lisbon in May" }]);
+  });
+
+  it("hides a deleted chat at once, brings it back on Undo, and deletes it when the window closes", async () => {
+    const c = client();
+    const { stores } = renderApp(c);
+    const [first] = await rows();
+    fireEvent.click(within(first as HTMLElement).getByRole("button", { name: "Delete" }));
+    expect(await rows()).toHaveLength(1);
+    expect(screen.getByText(/Deleted “Trip to Lisbon”/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+    expect(await rows()).toHaveLength(2);
+    expect(c.callsOf("session.delete")).toHaveLength(0);
+
+    fireEvent.click(within((await rows())[0] as HTMLElement).getByRole("button", { name: "Delete" }));
+    expect(screen.getByText(/Deleted “Trip to Lisbon”/)).toBeTruthy();
+    await act(() => stores.chat.sessions.getState().commitDelete());
+    expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }]);
+    expect((await rows()).map((r) => r.textContent)).toEqual([expect.stringContaining("Tax questions")]);
+  });
+});
