@@ -33,13 +33,35 @@ export function repairDocument(doc: Record<string, unknown>): RepairResult {
       if (!seen.has(issue.key)) issues.push(issue);
       seen.add(issue.key);
     }
-    removePaths(
-      repaired,
-      found.map((issue) => issue.repairPath),
-    );
+    const toRemove: string[][] = [];
+    for (const issue of found) {
+      if (isWholeAllowlist(issue.repairPath)) failClosedAllowlist(repaired, issue.repairPath);
+      else toRemove.push(issue.repairPath);
+    }
+    removePaths(repaired, toRemove);
   }
   // Unreachable for this schema; kept so a future schema can never loop or leak bad values.
   return { repaired: {}, issues };
+}
+
+const allowlistKeys = new Set(["allowed_providers", "allowed_models"]);
+
+/** `plugins.entries.<id>.llm.allowed_*` itself (not one of its items). */
+const isWholeAllowlist = (path: string[]): boolean =>
+  path.length === 5 &&
+  path[0] === "plugins" &&
+  path[1] === "entries" &&
+  path[3] === "llm" &&
+  allowlistKeys.has(path[4]!);
+
+/**
+ * An absent allowlist allows any value (SPEC §6.6), so dropping a broken one would open the gate;
+ * a broken allowlist becomes an empty one, which allows none.
+ */
+function failClosedAllowlist(doc: Record<string, unknown>, path: string[]): void {
+  let node: unknown = doc;
+  for (const segment of path.slice(0, -1)) node = (node as Record<string, unknown>)[segment];
+  (node as Record<string, unknown>)[path[path.length - 1]!] = [];
 }
 
 /** The settings the app runs on: the (valid) document over the defaults, deep-frozen. */

@@ -15,15 +15,16 @@ import type {
 } from "../../../plugins/sdk/types.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
 import type { ChatBody, ChatMessage } from "../llm/chat-types.js";
-import type { ChatEngine, ChatOutcome } from "../llm/chat-engine.js";
+import type { ChatEngine } from "../llm/chat-engine.js";
 import { runWithFallback } from "../llm/fallback.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
-import { resolveAuxiliaryRoute, type AuxiliaryTask } from "../models/auxiliary-route.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
+import { resolveAuxiliaryRoute, type AuxiliaryTask } from "../models/auxiliary-route.js";
 import { parseJsonReply } from "./json-reply.js";
-import { PluginLlmInputError, PluginLlmSchemaError, PluginLlmTrustError } from "./llm-errors.js";
+import { PluginLlmInputError, PluginLlmSchemaError } from "./llm-errors.js";
 import { writeLlmAudit } from "./plugin-audit.js";
+import { asParams, checkMessages, checkShaping } from "./llm-call-checks.js";
 import { buildStructuredRequest } from "./structured-request.js";
 import {
   BUILTIN_TASKS,
@@ -57,41 +58,8 @@ interface Shaped {
   schemaName: string | null;
 }
 
-function checkShaping(params: LlmCallOptions): void {
-  const num = (value: unknown, name: string, ok: (n: number) => boolean) => {
-    if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || !ok(value))) {
-      throw new PluginLlmInputError(`ctx.llm: "${name}" is out of range (got ${String(value)})`);
-    }
-  };
-  num(params.timeout, "timeout", (n) => n > 0);
-  num(params.temperature, "temperature", (n) => n >= 0);
-  num(params.maxTokens, "maxTokens", (n) => Number.isInteger(n) && n > 0);
-  if (params.purpose !== undefined && typeof params.purpose !== "string") {
-    throw new PluginLlmInputError('ctx.llm: "purpose" must be a string');
-  }
-}
-
-function checkMessages(messages: unknown): ChatMessage[] {
-  const roles = ["system", "user", "assistant", "tool"];
-  const valid =
-    Array.isArray(messages) &&
-    messages.length > 0 &&
-    messages.every(
-      (m) => typeof m === "object" && m !== null && roles.includes((m as { role?: string }).role ?? ""),
-    );
-  if (!valid) {
-    throw new PluginLlmInputError(
-      'ctx.llm.complete needs messages: a non-empty list of {role: "system"|"user"|"assistant"|"tool", content}.',
-    );
-  }
-  return messages as ChatMessage[];
-}
-
 /** What a reply turns into besides the common result: nothing for `complete`, the parse for structured. */
 type ReadReply<T> = (text: string) => T;
-
-const asParams = <P>(params: unknown): Partial<P> =>
-  (typeof params === "object" && params !== null ? params : {}) as Partial<P>;
 
 export class PluginLlmService {
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
@@ -102,12 +70,26 @@ export class PluginLlmService {
   /**
    * The `ctx.llm` object of one plugin: plain closures, no path back to the host's services.
    * `assertActive` throws once the plugin is disabled; that refusal is audited like any other.
+   * `scrub` masks secrets in the message of an error on its way to the plugin: a provider's error
+   * text can echo the key, and a base URL can carry credentials.
    */
-  forPlugin(pluginId: string, assertActive: () => void = () => undefined): PluginLlm {
+  forPlugin(
+    pluginId: string,
+    assertActive: () => void = () => undefined,
+    scrub: (text: string) => string = (text) => text,
+  ): PluginLlm {
+    const scrubbed = <T>(call: Promise<T>): Promise<T> =>
+      call.catch((error: unknown) => {
+        if (error instanceof Error) {
+          error.message = scrub(error.message);
+          if (error.stack) error.stack = scrub(error.stack);
+        }
+        throw error;
+      });
     return Object.freeze({
-      complete: (params: CompleteParams) => this.complete(pluginId, params, assertActive),
+      complete: (params: CompleteParams) => scrubbed(this.complete(pluginId, params, assertActive)),
       completeStructured: (params: CompleteStructuredParams) =>
-        this.completeStructured(pluginId, params, assertActive),
+        scrubbed(this.completeStructured(pluginId, params, assertActive)),
     });
   }
 

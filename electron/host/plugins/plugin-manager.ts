@@ -109,6 +109,12 @@ export class PluginManager {
       plugins.enabled = enabled ? [...without(plugins.enabled), id] : without(plugins.enabled);
       if (enabled && plugins.disabled?.includes(id)) plugins.disabled = without(plugins.disabled);
     });
+    if (!enabled && record.found.kind === "valid") {
+      // At once, even while a register is still running: its ctx is revoked and everything it
+      // registered goes now; the load in flight then ends as disabled (see load).
+      if (record.status !== "disabled") this.unload(record, "disabled");
+      return this.view(record);
+    }
     // Re-enabling a failed plugin is the way to retry it.
     await this.enqueue(record, () => this.settle(record, { retry: enabled }));
     return this.view(record);
@@ -209,7 +215,7 @@ export class PluginManager {
     this.changed();
     const handle = createPluginContext({
       pluginId: id,
-      llm: (assertActive) => o.llm.forPlugin(id, assertActive),
+      llm: (assertActive) => o.llm.forPlugin(id, assertActive, (text) => o.redact(text, { force: true })),
       state: new FilePluginState(o.home, id),
       commands: o.commands,
       hooks: o.hooks,
@@ -229,12 +235,16 @@ export class PluginManager {
         timeoutMs: o.registerTimeoutMs ?? REGISTER_TIMEOUT_MS,
       });
     } catch (error) {
+      // Disabled while loading (setEnabled unloaded it at once): the revoked ctx made register
+      // fail, which is no failure of the plugin; a re-enable queued meanwhile loads it afresh.
+      if (record.handle !== handle) return;
       this.unload(record, "failed");
       record.error = describe(error);
       o.log.write("ERROR", "plugin_failed", { plugin: id, error: record.error });
       this.changed();
       return;
     }
+    if (record.handle !== handle) return;
     if (!this.wanted(id)) return this.unload(record, "disabled");
     record.status = "loaded";
     o.log.write("INFO", "plugin_loaded", { plugin: id, version: manifest.version, source: found.source });

@@ -100,3 +100,17 @@ describe("config schema", () => {
     expect(toEffectiveSettings(repaired).display.busy_input_mode).toBe("queue");
   });
 });
+
+describe("broken plugin allowlists fail closed", () => {
+  it("turns an allowlist that is not a list into an empty one, not an absent one", () => {
+    const { repaired, issues } = repairDocument({
+      plugins: {
+        entries: { p: { llm: { allow_provider_override: true, allowed_providers: "openrouter" } } },
+      },
+    });
+    expect(issues.map((i) => i.key)).toContain("plugins.entries.p.llm.allowed_providers");
+    expect(repaired).toEqual({
+      plugins: { entries: { p: { llm: { allow_provider_override: true, allowed_providers: [] } } } },
+    });
+  });
+});

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PluginContext } from "../../../plugins/sdk/types.js";
-import { FAKE_KEY, OTHER_KEY, enable, startRig, writePlugin, type Rig } from "./plugin-rig.js";
+import { FAKE_KEY, OTHER_KEY, loadCtxPlugin, startRig, type Rig } from "./plugin-rig.js";
 
 const KEY_ENV = "HERMES_PLUGIN_TEST_KEY";
 let rig: Rig;
@@ -45,13 +44,7 @@ function reachableStrings(root: unknown): string[] {
 
 describe("a plugin never receives a key", () => {
   it("not through ctx, results, errors or process.env", async () => {
-    writePlugin(rig.userPlugins, "snoop", {
-      "index.js": `export function register(ctx) { globalThis.__snoopCtx = ctx; }`,
-    });
-    enable(rig.settings, "snoop");
-    const manager = rig.manager();
-    await manager.start();
-    const ctx = (globalThis as { __snoopCtx?: PluginContext }).__snoopCtx!;
+    const { ctx, manager } = await loadCtxPlugin(rig, "snoop");
     expect(ctx.pluginId).toBe("snoop");
 
     rig.provider.enqueue({ kind: "tool_calls", toolCalls: [{ name: "t", arguments: {} }], content: "c" });
@@ -62,11 +55,17 @@ describe("a plugin never receives a key", () => {
       input: [{ type: "text", text: "y" }],
       jsonMode: true,
     });
-    rig.provider.fault({ kind: "http_error", status: 401, message: "invalid api key" });
+    // Some providers echo the key they rejected; the plugin must not get it through the error.
+    rig.provider.fault({
+      kind: "http_error",
+      status: 401,
+      message: `Incorrect API key provided: ${FAKE_KEY}`,
+    });
     const failure = await ctx.llm
       .complete({ messages: [{ role: "user", content: "hi" }] })
       .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain("Incorrect API key provided: sk-");
     // The key was really used: the provider demands it.
     expect(rig.provider.requests[0]!.headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
 
@@ -76,6 +75,7 @@ describe("a plugin never receives a key", () => {
       structured,
       failure,
       message: (failure as Error).message,
+      stack: (failure as Error).stack,
     });
     expect(strings).toContain("snoop"); // the walk does reach into ctx
     for (const key of [FAKE_KEY, OTHER_KEY]) {
@@ -88,13 +88,7 @@ describe("a plugin never receives a key", () => {
   });
 
   it("ctx.redact masks vault keys, honours security.redact_secrets, and force overrides it", async () => {
-    writePlugin(rig.userPlugins, "redactor", {
-      "index.js": `export function register(ctx) { globalThis.__redactCtx = ctx; }`,
-    });
-    enable(rig.settings, "redactor");
-    const manager = rig.manager();
-    await manager.start();
-    const ctx = (globalThis as { __redactCtx?: PluginContext }).__redactCtx!;
+    const { ctx, manager } = await loadCtxPlugin(rig, "redactor");
     const text = `key ${OTHER_KEY} and Bearer abcdefghijklmnop1234`;
     expect(ctx.redact(text)).not.toContain(OTHER_KEY);
     rig.settings.set("security.redact_secrets", false);
@@ -103,6 +97,29 @@ describe("a plugin never receives a key", () => {
     expect(forced).not.toContain(OTHER_KEY);
     expect(forced).not.toContain("abcdefghijklmnop1234");
     rig.settings.set("security.redact_secrets", true);
+    await manager.close();
+  });
+
+  it("ctx.redact masks every known key shape (SPEC §10)", async () => {
+    const { ctx, manager } = await loadCtxPlugin(rig, "shapes");
+    const secrets = {
+      openrouter: "sk-or-v1-00000000000000000000000000000000fake",
+      anthropic: "sk-ant-api03-0000000000000000000000fake",
+      bearer: "Authorization: Bearer tok_0000000000000000fake",
+      aws: "AKIA0000000000000000",
+      pem: "-----BEGIN RSA PRIVATE KEY-----\nMIIBfakefakefake\n-----END RSA PRIVATE KEY-----",
+      url: "https://ana:hunter2-fake@example.invalid/path",
+    };
+    for (const [kind, secret] of Object.entries(secrets)) {
+      const masked = ctx.redact(`before ${secret} after`);
+      expect(masked, kind).toContain("before ");
+      expect(masked, kind).toContain(" after");
+      expect(masked, kind).not.toBe(`before ${secret} after`);
+    }
+    expect(ctx.redact(secrets.url)).not.toContain("hunter2-fake");
+    expect(ctx.redact(secrets.pem)).not.toContain("MIIBfakefakefake");
+    expect(ctx.redact(secrets.bearer)).not.toContain("tok_0000000000000000fake");
+    expect(ctx.redact("nothing secret here")).toBe("nothing secret here");
     await manager.close();
   });
 });

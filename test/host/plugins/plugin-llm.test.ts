@@ -124,15 +124,47 @@ describe("ctx.llm.complete: attribution and usage", () => {
 });
 
 describe("ctx.llm.complete: fallback and timeout", () => {
-  it("goes through fallback_providers on 429 and names the provider that answered", async () => {
+  it.each([429, 500, 503])(
+    "goes through fallback_providers on %i and names the provider that answered",
+    async (status) => {
+      rig.settings.update((doc) => {
+        doc.fallback_providers = [{ provider: "other", model: "other/model-a" }];
+      });
+      rig.provider.fault({ kind: "http_error", status, message: "try elsewhere" });
+      rig.other.enqueue("from the fallback");
+      const result = await rig.llm.complete(ID, ping);
+      expect(result).toMatchObject({ text: "from the fallback", provider: "other", model: "other/model-a" });
+      expect(rig.other.lastRequest()!.headers.authorization).toBe(`Bearer ${OTHER_KEY}`);
+    },
+  );
+
+  it("a provider the plugin picked is pinned: no fallback, and the result names it", async () => {
+    rig.policy(ID, { allow_provider_override: true });
     rig.settings.update((doc) => {
       doc.fallback_providers = [{ provider: "other", model: "other/model-a" }];
     });
-    rig.provider.fault({ kind: "http_error", status: 429, message: "slow down" });
-    rig.other.enqueue("from the fallback");
-    const result = await rig.llm.complete(ID, ping);
-    expect(result).toMatchObject({ text: "from the fallback", provider: "other", model: "other/model-a" });
-    expect(rig.other.lastRequest()!.headers.authorization).toBe(`Bearer ${OTHER_KEY}`);
+    rig.provider.fault({ kind: "http_error", status: 503, message: "down" });
+    await expect(rig.llm.complete(ID, { ...ping, provider: "fake" })).rejects.toMatchObject({
+      name: "ProviderRequestError",
+      status: 503,
+    });
+    expect(rig.other.requests).toHaveLength(0);
+    expect(auditLines(rig).at(-1)).toMatch(/provider=fake .*outcome=error$/);
+    rig.provider.enqueue("pinned");
+    expect(await rig.llm.complete(ID, { ...ping, provider: "FAKE" })).toMatchObject({
+      text: "pinned",
+      provider: "fake",
+    });
+  });
+
+  it("a built-in task runs with the slot's timeout (seconds) when the call gives none", async () => {
+    rig.policy(ID, { allow_task_override: true });
+    rig.settings.set("auxiliary.title_generation", { provider: "auto", model: "", timeout: 0.2 });
+    rig.provider.fault({ kind: "slow", delayMs: 5_000 });
+    const error = await rig.llm.complete(ID, { ...ping, task: "title_generation" }).catch((e: Error) => e);
+    expect((error as Error & { kind?: string }).kind).toBe("timeout");
+    expect(auditLines(rig).at(-1)).toMatch(/task=title_generation .*outcome=error$/);
+    rig.settings.delete("auxiliary.title_generation");
   });
 
   it("does not fall back on a 400", async () => {
@@ -153,7 +185,7 @@ describe("ctx.llm.complete: fallback and timeout", () => {
 });
 
 describe("audit", () => {
-  it("writes one plugin_llm line per call with routing facts and tokens, never the prompt, reply or key", async () => {
+  it("writes one plugin_llm line per call (ok, refused, structured, error), never the prompt, reply or key", async () => {
     const before = auditLines(rig).length;
     rig.provider.enqueue({
       kind: "text",
@@ -164,15 +196,55 @@ describe("audit", () => {
       messages: [{ role: "user", content: `PROMPT-MARKER-9c2 my key is ${FAKE_KEY}` }],
       purpose: "audit.check",
     });
-    await rig.llm.complete(ID, { ...ping, model: "nope" }).catch(() => undefined);
+    await rig.llm
+      .complete(ID, { messages: [{ role: "user", content: "REFUSED-PROMPT-41d" }], model: "nope" })
+      .catch(() => undefined);
+    rig.provider.enqueue({ kind: "text", content: `STRUCT-REPLY-5e1 ${OTHER_KEY}` });
+    await rig.llm.completeStructured(ID, {
+      instructions: "STRUCT-INSTRUCTIONS-2b8",
+      input: [{ type: "text", text: `STRUCT-INPUT-6a0 ${OTHER_KEY}` }],
+      jsonMode: true,
+      purpose: "audit.structured",
+    });
+    rig.provider.fault({ kind: "http_error", status: 500, message: `ERROR-REPLY-0d9 ${FAKE_KEY}` });
+    await rig.llm
+      .complete(ID, { messages: [{ role: "user", content: "ERROR-PROMPT-3f7" }] })
+      .catch(() => undefined);
     const lines = auditLines(rig).slice(before);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(4);
+    const iso = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
     expect(lines[0]).toMatch(
-      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO plugin_llm plugin=caller provider=fake model=fake\/chat-small purpose=audit\.check task=auto input_tokens=11 output_tokens=3 outcome=ok$/,
+      new RegExp(
+        `^${iso} INFO plugin_llm plugin=caller provider=fake model=fake/chat-small purpose=audit\\.check task=auto input_tokens=11 output_tokens=3 outcome=ok$`,
+      ),
     );
-    expect(lines[1]).toContain("outcome=refused");
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^${iso} INFO plugin_llm plugin=caller provider=- model=- purpose=- task=auto input_tokens=0 output_tokens=0 outcome=refused$`,
+      ),
+    );
+    expect(lines[2]).toMatch(
+      new RegExp(
+        `^${iso} INFO plugin_llm plugin=caller provider=fake model=fake/chat-small purpose=audit\\.structured task=auto input_tokens=\\d+ output_tokens=\\d+ outcome=ok$`,
+      ),
+    );
+    expect(lines[3]).toMatch(
+      new RegExp(
+        `^${iso} INFO plugin_llm plugin=caller provider=fake model=fake/chat-small purpose=- task=auto input_tokens=0 output_tokens=0 outcome=error$`,
+      ),
+    );
     const log = rig.logLines().join("\n");
-    for (const secret of ["PROMPT-MARKER-9c2", "REPLY-MARKER-7f3", FAKE_KEY, OTHER_KEY])
+    for (const secret of [
+      "PROMPT-MARKER-9c2",
+      "REPLY-MARKER-7f3",
+      "REFUSED-PROMPT-41d",
+      "STRUCT-REPLY-5e1",
+      "STRUCT-INSTRUCTIONS-2b8",
+      "STRUCT-INPUT-6a0",
+      "ERROR-PROMPT-3f7",
+      FAKE_KEY,
+      OTHER_KEY,
+    ])
       expect(log).not.toContain(secret);
   });
 });

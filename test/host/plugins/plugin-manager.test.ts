@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../electron/host/clock.js";
+import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
 import { waitFor } from "../support/temp-home.js";
-import { enable, startRig, writePlugin, type Rig } from "./plugin-rig.js";
+import { auditLines, enable, loadCtxPlugin, startRig, writePlugin, type Rig } from "./plugin-rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -114,6 +115,40 @@ describe("loading and load isolation", () => {
     fs.rmSync(path.join(rig.userPlugins, "hangs"), { recursive: true });
   });
 
+  it("a module whose top-level await never settles fails after 10 s too (injected clock)", async () => {
+    writePlugin(rig.userPlugins, "hangs-import", {
+      "index.js": `globalThis.__hangsImport = true; await new Promise(() => {}); export function register() {}`,
+    });
+    writePlugin(rig.userPlugins, "beside-hang", { "index.js": full("beside-hang") });
+    enable(rig.settings, "hangs-import", "beside-hang");
+    const clock = new ManualClock();
+    const manager = rig.manager({ clock });
+    const started = manager.start();
+    await waitFor(
+      () => (globalThis as { __hangsImport?: boolean }).__hangsImport,
+      5000,
+      "the import to start",
+    );
+    expect(manager.get("hangs-import").status).toBe("loading");
+    clock.advance(10_000);
+    await started;
+    expect(manager.get("hangs-import")).toMatchObject({ status: "failed" });
+    expect(manager.get("hangs-import").error).toContain("did not finish within 10 s");
+    expect(manager.get("beside-hang").status).toBe("loaded");
+    await manager.close();
+    fs.rmSync(path.join(rig.userPlugins, "hangs-import"), { recursive: true });
+  });
+
+  it("a main module named in plugin.yaml but missing on disk fails with the reason", async () => {
+    writePlugin(rig.userPlugins, "no-main", {}, "name: no-main\nversion: 1.0.0\nmain: lib/index.js\n");
+    enable(rig.settings, "no-main");
+    const manager = rig.manager();
+    await manager.start();
+    expect(manager.get("no-main")).toMatchObject({ status: "failed" });
+    expect(manager.get("no-main").error).toContain('The main module "lib/index.js" does not exist');
+    await manager.close();
+  });
+
   it("a slash command that collides with another plugin's fails the second plugin with the reason", async () => {
     const cmd = (id: string) =>
       `export function register(ctx) { ctx.registerCommand({ name: "shared-cmd", handler: () => "${id}" }); }`;
@@ -164,6 +199,89 @@ describe("enable and disable at once", () => {
       .handler("x", { sessionId: "s", gatewaySessionKey: "g" });
     expect(answer).toBe("v2:x:s");
     await manager.close();
+  });
+
+  it("accepts ctx.register* after register returned; disabling removes those too, and ctx.llm then refuses (audited)", async () => {
+    const { ctx, manager } = await loadCtxPlugin(rig, "late-reg");
+    expect(manager.get("late-reg").status).toBe("loaded");
+    ctx.registerCommand({ name: "late-cmd", argsHint: "<x>", handler: (raw) => `late:${raw}` });
+    ctx.registerHook("on_session_start", () => undefined);
+    ctx.registerTool({
+      name: "late_tool",
+      description: "t",
+      parameters: { type: "object" },
+      handler: () => "ok",
+    });
+    expect(await rig.commands.get("late-cmd")!.handler("y", { sessionId: "s", gatewaySessionKey: "g" })).toBe(
+      "late:y",
+    );
+    expect(manager.commands()).toContainEqual({
+      name: "late-cmd",
+      description: "",
+      argsHint: "<x>",
+      pluginId: "late-reg",
+    });
+    expect(rig.tools.get("late_tool")?.pluginId).toBe("late-reg");
+    expect(rig.hooks.count("on_session_start")).toBe(1);
+
+    await manager.setEnabled("late-reg", false);
+    expect(rig.commands.get("late-cmd")).toBeUndefined();
+    expect(rig.tools.get("late_tool")).toBeUndefined();
+    expect(rig.hooks.count("on_session_start")).toBe(0);
+    const requests = rig.provider.requests.length;
+    const error = await ctx.llm
+      .complete({ messages: [{ role: "user", content: "hi" }] })
+      .catch((e: Error) => e);
+    expect((error as Error).name).toBe("PluginInactiveError");
+    expect(rig.provider.requests.length).toBe(requests);
+    expect(auditLines(rig).at(-1)).toMatch(/plugin=late-reg .*outcome=refused$/);
+    expect(() => ctx.registerCommand({ name: "later-cmd", handler: () => "" })).toThrow(/disabled/);
+    await manager.close();
+  });
+
+  it("disabling while register still runs is at once, ends as disabled (not failed), and a quick re-enable loads afresh", async () => {
+    writePlugin(rig.userPlugins, "slowpoke", {
+      "index.js": `export function register(ctx) {
+        ctx.registerCommand({ name: "slow-cmd", handler: () => "slow" });
+        return new Promise((resolve) => { globalThis.__releaseSlow = resolve; });
+      }`,
+    });
+    const g = globalThis as { __releaseSlow?: () => void };
+    delete g.__releaseSlow;
+    const manager = rig.manager({ clock: new ManualClock() });
+    await manager.start();
+    const firstOn = manager.setEnabled("slowpoke", true);
+    const releaseFirst = (await waitFor(() => g.__releaseSlow, 5000, "register to start"))!;
+    expect(manager.get("slowpoke").status).toBe("loading");
+    expect(rig.commands.get("slow-cmd")).toBeDefined();
+
+    expect(await manager.setEnabled("slowpoke", false)).toMatchObject({ status: "disabled", enabled: false });
+    expect(rig.commands.get("slow-cmd")).toBeUndefined();
+    releaseFirst();
+    expect(await firstOn).toMatchObject({ status: "disabled" });
+    expect(manager.get("slowpoke").error).toBeUndefined();
+
+    // Again, but enabled again before the first register returns.
+    delete g.__releaseSlow;
+    const on = manager.setEnabled("slowpoke", true);
+    const releaseA = (await waitFor(() => g.__releaseSlow, 5000, "register A to start"))!;
+    await manager.setEnabled("slowpoke", false);
+    const onAgain = manager.setEnabled("slowpoke", true);
+    releaseA();
+    const releaseB = await waitFor(
+      () => (g.__releaseSlow !== releaseA ? g.__releaseSlow : undefined),
+      5000,
+      "register B",
+    );
+    releaseB!();
+    await Promise.all([on, onAgain]);
+    expect(manager.get("slowpoke")).toMatchObject({ status: "loaded", enabled: true });
+    expect(await rig.commands.get("slow-cmd")!.handler("", { sessionId: "s", gatewaySessionKey: "g" })).toBe(
+      "slow",
+    );
+    await manager.setEnabled("slowpoke", false);
+    await manager.close();
+    fs.rmSync(path.join(rig.userPlugins, "slowpoke"), { recursive: true });
   });
 
   it("follows a hand edit of plugins.enabled", async () => {
@@ -236,9 +354,94 @@ describe("handlers that fail", () => {
       error: "hook boom",
     });
     const gate = rig.hooks.gateTool({ sessionId: "s", gatewaySessionKey: "g", toolName: "t", args: {} });
-    await new Promise((r) => setTimeout(r, 10));
     rig.clock.advance(30_000);
     expect(await gate).toMatchObject({ blocked: true, pluginId: "hooky" });
+    await manager.close();
+  });
+});
+
+describe("hook timeouts (SPEC §5.3, injected clock)", () => {
+  it("a hook that never returns is skipped after 30 s and logged; the hooks after it still run", async () => {
+    const clock = new ManualClock();
+    const hooks = new HookRegistry(rig.log, clock);
+    const seen: string[] = [];
+    hooks.register("stuck", "post_tool_call", () => new Promise(() => {}));
+    hooks.register("after", "post_tool_call", () => {
+      seen.push("after");
+      return { explanation: "ran" };
+    });
+    const fired = hooks.fire("post_tool_call", {
+      sessionId: "s",
+      gatewaySessionKey: "g",
+      toolName: "t",
+      args: {},
+      result: { error: "x" },
+    });
+    clock.advance(29_999);
+    await Promise.resolve();
+    expect(seen).toEqual([]);
+    clock.advance(1);
+    expect(await fired).toEqual([
+      { pluginId: "stuck", status: "timeout", error: "timed out after 30000 ms" },
+      { pluginId: "after", status: "ok", value: { explanation: "ran" } },
+    ]);
+    expect(
+      rig
+        .logLines()
+        .some((l) => / WARN hook_timeout plugin=stuck hook=post_tool_call timeout_ms=30000$/.test(l)),
+    ).toBe(true);
+  });
+
+  it("a pre_tool_call hook that times out blocks the tool; one that throws does not", async () => {
+    const clock = new ManualClock();
+    const hooks = new HookRegistry(rig.log, clock);
+    const payload = { sessionId: "s", gatewaySessionKey: "g", toolName: "t", args: {} };
+    const unregister = hooks.register("thrower", "pre_tool_call", () => {
+      throw new Error("hook boom");
+    });
+    expect(await hooks.gateTool(payload)).toEqual({ blocked: false });
+    unregister();
+    hooks.register("stuck", "pre_tool_call", () => new Promise(() => {}));
+    const gate = hooks.gateTool(payload);
+    clock.advance(30_000);
+    expect(await gate).toMatchObject({ blocked: true, pluginId: "stuck" });
+  });
+});
+
+describe("capabilities (SPEC §7.1)", () => {
+  it("hasCapability reads the grant at each use: consent ids need declaring and granting, override ids follow their allow_* flag", async () => {
+    const { ctx, manager } = await loadCtxPlugin(
+      rig,
+      "capable",
+      "name: capable\nversion: 1.0.0\nmain: index.js\ncapabilities: [llm.side_question, fs.write]\n",
+    );
+    const view = manager.get("capable");
+    expect(view.warnings).toContain('plugin.yaml: unknown capability "fs.write" is dropped');
+    expect(view.capabilities).toEqual([{ id: "llm.side_question", granted: false }]);
+    expect(view.pendingCapabilities).toEqual(["llm.side_question"]);
+    expect(ctx.hasCapability("llm.side_question")).toBe(false);
+
+    rig.settings.update((doc) => {
+      doc.plugins!.entries = {
+        capable: {
+          granted_capabilities: ["llm.side_question", "llm.session_fork"],
+          llm: { allow_model_override: true },
+        },
+      };
+    });
+    expect(ctx.hasCapability("llm.side_question")).toBe(true);
+    // Granted but not declared in plugin.yaml: not granted.
+    expect(ctx.hasCapability("llm.session_fork")).toBe(false);
+    expect(ctx.hasCapability("llm.model_override")).toBe(true);
+    expect(ctx.hasCapability("llm.provider_override")).toBe(false);
+    expect(ctx.hasCapability("fs.write")).toBe(false);
+    expect(manager.get("capable").capabilities).toEqual([{ id: "llm.side_question", granted: true }]);
+
+    rig.settings.update((doc) => {
+      delete doc.plugins!.entries!.capable;
+    });
+    expect(ctx.hasCapability("llm.side_question")).toBe(false);
+    expect(ctx.hasCapability("llm.model_override")).toBe(false);
     await manager.close();
   });
 });

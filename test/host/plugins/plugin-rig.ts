@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { PluginContext } from "../../../plugins/sdk/types.js";
 import { ManualClock, systemClock, type Clock } from "../../../electron/host/clock.js";
 import { SettingsStore } from "../../../electron/host/config/settings-store.js";
 import type { SettingsDocument } from "../../../electron/host/config/config-schema.js";
@@ -177,6 +178,31 @@ export function enable(settings: SettingsStore, ...ids: string[]): void {
     const plugins = (doc.plugins ??= {});
     plugins.enabled = [...new Set([...(plugins.enabled ?? []), ...ids])];
   });
+}
+
+/**
+ * A user plugin whose `register` only hands its ctx out, enabled and loaded by a fresh manager:
+ * for tests that drive `ctx` the way a plugin would.
+ */
+export async function loadCtxPlugin(
+  rig: Rig,
+  id: string,
+  manifest?: string,
+): Promise<{ ctx: PluginContext; manager: PluginManager }> {
+  const slot = `__ctx_${id.replace(/-/g, "_")}`;
+  writePlugin(
+    rig.userPlugins,
+    id,
+    { "index.js": `export function register(ctx) { globalThis.${slot} = ctx; }` },
+    manifest,
+  );
+  enable(rig.settings, id);
+  const manager = rig.manager();
+  await manager.start();
+  const ctx = (globalThis as Record<string, unknown>)[slot] as PluginContext | undefined;
+  if (!ctx)
+    throw new Error(`The plugin ${id} did not load: ${manager.get(id).error ?? manager.get(id).status}`);
+  return { ctx, manager };
 }
 
 /** The `plugin_llm` audit lines. */

@@ -128,12 +128,70 @@ describe("completeStructured: the request", () => {
     });
   });
 
+  it('without schemaName: no Schema name line, and the wire name defaults to "response"', async () => {
+    rig.provider.enqueue('{"kind": "bar"}');
+    const result = await structured({ schemaName: undefined });
+    const [system, user] = sent().messages;
+    expect(system).toEqual({ role: "system", content: JSON_DIRECTIVE });
+    expect((user!.content as { text: string }[])[0]!.text).toBe(
+      `Pick a chart kind.\n\nJSON schema:\n${JSON.stringify(schema, null, 2)}`,
+    );
+    expect(sent().response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "response", schema },
+    });
+    expect(result.audit.schemaName).toBeNull();
+  });
+
+  it("jsonMode without a system prompt sends the directive alone, and the instructions alone as the first part", async () => {
+    rig.provider.enqueue('{"x": 1}');
+    await structured({ jsonSchema: undefined, schemaName: undefined, jsonMode: true });
+    expect(sent().messages).toEqual([
+      { role: "system", content: JSON_DIRECTIVE },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Pick a chart kind." },
+          { type: "text", text: "a,b\n1,2" },
+        ],
+      },
+    ]);
+  });
+
+  it("a system prompt without JSON is sent as is, with no directive", async () => {
+    rig.provider.enqueue("plain");
+    const result = await structured({
+      jsonSchema: undefined,
+      schemaName: undefined,
+      systemPrompt: "Be brief.",
+    });
+    expect(sent().messages[0]).toEqual({ role: "system", content: "Be brief." });
+    expect(result).toMatchObject({ contentType: "text", parsed: null, text: "plain" });
+  });
+
+  it("encodes only the bytes of the view it is given (a Buffer slice), with its mime type", async () => {
+    const whole = Buffer.from("XXXXhello-imageYYYY");
+    const slice = whole.subarray(4, 15);
+    rig.provider.enqueue('{"kind": "bar"}');
+    await structured({ input: [{ type: "image", data: slice, mimeType: "image/webp" }] });
+    const parts = sent().messages[1]!.content as { type: string; image_url?: { url: string } }[];
+    expect(parts[1]).toEqual({
+      type: "image_url",
+      image_url: { url: `data:image/webp;base64,${Buffer.from("hello-image").toString("base64")}` },
+    });
+  });
+
   it("refuses bad input before any request", async () => {
     const cases: [Partial<CompleteStructuredParams>, string][] = [
       [{ instructions: "   " }, "non-empty instructions"],
       [{ input: [] }, "at least one input"],
       [{ input: [{ type: "audio", data: "x" } as unknown as InputBlock] }, "Unknown input block"],
       [{ input: [{ type: "image" } as unknown as InputBlock] }, "Unknown input block"],
+      [{ input: "text" as unknown as InputBlock[] }, "at least one input"],
+      [{ instructions: undefined as unknown as string }, "non-empty instructions"],
+      [{ systemPrompt: 42 as unknown as string }, '"systemPrompt" must be a string'],
+      [{ schemaName: { n: 1 } as unknown as string }, '"schemaName" must be a string'],
+      [{ jsonSchema: { type: "no-such-type" } }, "jsonSchema is not a valid JSON Schema"],
     ];
     for (const [params, message] of cases) {
       const error = await structured(params).catch((e: Error) => e);
@@ -142,6 +200,9 @@ describe("completeStructured: the request", () => {
       expect(auditLines(rig).at(-1)).toContain("outcome=refused");
     }
     expect(rig.provider.requests).toHaveLength(0);
+    const missing = await rig.llm.completeStructured(ID, undefined as never).catch((e: Error) => e);
+    expect((missing as Error).name).toBe("PluginLlmInputError");
+    expect(auditLines(rig).at(-1)).toContain("outcome=refused");
   });
 });
 

@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { checkLlmTrust } from "../../../electron/host/plugins/trust-gate.js";
 import type { CompleteParams } from "../../../plugins/sdk/types.js";
 import { OTHER_KEY, auditLines, startRig, type Rig } from "./plugin-rig.js";
 
@@ -216,5 +219,124 @@ describe("trust gate: allowlists", () => {
     rig.policy(ID, { allowed_models: ["*"], allowed_providers: ["*"] });
     await expectRefused({ model: "fake/chat-large" }, "PluginLlmTrustError", "cannot override the model");
     await expectRefused({ provider: "other" }, "PluginLlmTrustError", "cannot override the provider");
+  });
+});
+
+describe("trust gate matrix: every override alone and combined, against every set of grants", () => {
+  type Override = "provider" | "model" | "agentId" | "profile";
+  // The gate's order: the first ungranted override is the one the error names.
+  const order: Override[] = ["provider", "model", "agentId", "profile"];
+  const grantOf: Record<Override, string> = {
+    provider: "allow_provider_override",
+    model: "allow_model_override",
+    agentId: "allow_agent_id_override",
+    profile: "allow_profile_override",
+  };
+  const phraseOf: Record<Override, string> = {
+    provider: "cannot override the provider",
+    model: "cannot override the model",
+    agentId: "non-default agent id",
+    profile: "cannot override the auth profile",
+  };
+  // Mixed case on purpose: matched case-insensitively, sent as the plugin spelled it.
+  const valueOf: Record<Override, string> = {
+    provider: "Other",
+    model: "Other/Model-A",
+    agentId: "reviewer",
+    profile: "work",
+  };
+  const allowlists = {
+    absent: {},
+    star: { allowed_providers: ["*"], allowed_models: ["*"] },
+    listed: { allowed_providers: ["OTHER"], allowed_models: ["other/model-a"] },
+  };
+  const subsets = <T>(items: T[]): T[][] =>
+    items.reduce<T[][]>((all, item) => all.concat(all.map((s) => [...s, item])), [[]]);
+
+  it.each(subsets(order).map((set) => [set.join("+") || "(none)", set] as const))(
+    "overrides %s",
+    async (_label, overrides) => {
+      for (const grants of subsets(order)) {
+        // Allowlists only matter to the provider and model overrides.
+        const routeOverride = overrides.includes("provider") || overrides.includes("model");
+        for (const [listName, lists] of Object.entries(routeOverride ? allowlists : { absent: {} })) {
+          rig.provider.reset();
+          rig.other.reset();
+          rig.policy(ID, { ...Object.fromEntries(grants.map((g) => [grantOf[g], true])), ...lists });
+          const params = Object.fromEntries(overrides.map((o) => [o, valueOf[o]]));
+          const where = `${JSON.stringify(params)} with grants [${grants.join(", ")}] and ${listName} allowlists`;
+          const missing = order.find((o) => overrides.includes(o) && !grants.includes(o));
+          const before = rig.requestCount();
+          const outcome = await call(params).then(
+            (result) => ({ result, error: null }),
+            (error: Error) => ({ result: null, error }),
+          );
+
+          if (missing) {
+            expect(outcome.error?.name, where).toBe("PluginLlmTrustError");
+            expect(outcome.error?.message, where).toContain(phraseOf[missing]);
+            expect(outcome.error?.message, where).toContain(`plugins.entries.${ID}.llm.${grantOf[missing]}`);
+          } else if (overrides.includes("agentId")) {
+            expect(outcome.error?.message, where).toContain("unknown agent id");
+          } else if (overrides.includes("profile") && !overrides.includes("provider")) {
+            // The main provider has no profile "work".
+            expect(outcome.error?.message, where).toContain("unknown auth profile");
+          } else {
+            expect(outcome.error, where).toBeNull();
+            const target = overrides.includes("provider") ? rig.other : rig.provider;
+            expect(target.requests, where).toHaveLength(1);
+            expect((target.lastRequest()!.body as { model: string }).model, where).toBe(
+              overrides.includes("model") ? "Other/Model-A" : "fake/chat-small",
+            );
+            expect(outcome.result!.provider, where).toBe(overrides.includes("provider") ? "other" : "fake");
+            expect(outcome.result!.audit.profile, where).toBe(overrides.includes("profile") ? "work" : null);
+            continue;
+          }
+          expect(rig.requestCount(), `${where}: nothing may reach a provider`).toBe(before);
+        }
+      }
+    },
+  );
+});
+
+describe("trust gate: order and policy reads", () => {
+  it("an ungranted override is a trust error even when another argument names something unknown", async () => {
+    rig.policy(ID, { allow_provider_override: true });
+    await expectRefused(
+      { provider: "nowhere", model: "m" },
+      "PluginLlmTrustError",
+      "cannot override the model",
+    );
+    rig.policy(ID, { allow_agent_id_override: true });
+    await expectRefused(
+      { agentId: "reviewer", profile: "work" },
+      "PluginLlmTrustError",
+      "cannot override the auth profile",
+    );
+  });
+
+  it("reads config.yaml on every call: a hand edit between two calls takes effect on the next", async () => {
+    const file = path.join(rig.home, "config.yaml");
+    rig.policy(ID, { allow_model_override: true });
+    await call({ model: "fake/chat-large" });
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).toContain("allow_model_override: true");
+    fs.writeFileSync(file, text.replace("allow_model_override: true", "allow_model_override: false"));
+    await expectRefused({ model: "fake/chat-large" }, "PluginLlmTrustError", "cannot override the model");
+    fs.writeFileSync(file, text);
+    expect((await call({ model: "fake/chat-large" })).model).toBe("fake/chat-large");
+  });
+
+  it("an allowlist that is present but not a list allows nothing (fails closed)", () => {
+    const settings = rig.settings.get();
+    const policy = { allow_provider_override: true, allowed_providers: "other" } as never;
+    expect(() => checkLlmTrust(ID, { provider: "other" }, policy, settings)).toThrow(
+      /is not in plugins\.entries\.gated\.llm\.allowed_providers/,
+    );
+    expect(checkLlmTrust(ID, { provider: "OTHER" }, { allow_provider_override: true }, settings)).toEqual({
+      providerId: "other",
+      agentId: "main",
+      task: null,
+    });
   });
 });
