@@ -1,17 +1,40 @@
 #!/usr/bin/env node
-// The two bundles tsc can't make: the preload (a sandboxed preload can't require local files, so
-// it ships as one CommonJS file) and the renderer.
+// The bundles tsc can't make:
+//  - the Node entries (web mode and the Electron main process) as one ES module each, so start-up
+//    loads one file instead of hundreds (native modules and electron stay external);
+//  - the preload: a sandboxed preload can't require local files, so it ships as one CommonJS file;
+//  - the renderer.
 import { build } from "vite";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const appDir = join(root, "out", "app");
+const external = ["electron", "keytar", "better-sqlite3"];
 
 await build({
   configFile: false,
   logLevel: "warn",
   build: {
-    outDir: join(root, "out", "electron"),
+    ssr: true,
+    target: "node20",
+    outDir: appDir,
+    emptyOutDir: true,
+    minify: false,
+    sourcemap: true,
+    rollupOptions: {
+      input: { web: join(root, "electron", "web.ts"), main: join(root, "electron", "main.ts") },
+      output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+    },
+  },
+  ssr: { noExternal: true, external },
+});
+
+await build({
+  configFile: false,
+  logLevel: "warn",
+  build: {
+    outDir: appDir,
     emptyOutDir: false,
     minify: false,
     sourcemap: false,

@@ -32,6 +32,8 @@ try {
       "dir",
       `-c.electronDist=${stub}`,
       `-c.directories.output=${output}`,
+      // No native rebuild: it would rebuild node_modules for Electron's ABI under the tests' feet.
+      "-c.npmRebuild=false",
     ],
     {
       cwd: root,
@@ -40,7 +42,9 @@ try {
     },
   );
 } catch (err) {
-  fail(`electron-builder exited with an error:\n${err.stderr?.toString() ?? err.message}`);
+  fail(
+    `electron-builder exited with an error:\n${err.stdout?.toString() ?? ""}${err.stderr?.toString() ?? err.message}`,
+  );
 }
 
 const unpacked = join(output, "linux-unpacked", "resources");
@@ -50,8 +54,9 @@ const { listPackage } = await import("@electron/asar");
 const files = new Set(listPackage(asar, { isPack: false }).map((f) => f.replace(/\\/g, "/")));
 for (const required of [
   "/package.json",
-  "/out/electron/main.js",
-  "/out/electron/preload.cjs",
+  "/out/app/main.js",
+  "/out/app/preload.cjs",
+  "/plugins/tldr/plugin.yaml",
   "/out/renderer/index.html",
 ]) {
   if (!files.has(required)) fail(`app.asar lacks ${required}`);

@@ -23,5 +23,5 @@ if (electron.ok && !headless) {
 } else {
   const why = electron.ok ? "no display to open a window on" : electron.why;
   console.log(`Electron is not available: ${why}. Serving the web UI instead.`);
-  run(process.execPath, [join(root, "out", "electron", "web.js"), ...args]);
+  run(process.execPath, [join(root, "out", "app", "web.js"), ...args]);
 }

@@ -119,7 +119,7 @@ export function createHost(options: HostOptions): Host {
       version: options.version,
       mode: options.mode,
       home: options.home,
-      notices: settings.notices(),
+      notices: [...settings.notices(), ...sessions.notices()],
     }),
     "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
     "settings.set": async ({ key, value }) => {

@@ -71,7 +71,7 @@ export async function run() {
       const home = mkdtempSync(join(tmpdir(), "hermes-bench-"));
       app.push(
         await measure(browser, () =>
-          launch([join(root, "out", "electron", "web.js"), "--port", "0", "--home", home]),
+          launch([join(root, "out", "app", "web.js"), "--port", "0", "--home", home]),
         ),
       );
       rmSync(home, { recursive: true, force: true });

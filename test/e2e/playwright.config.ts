@@ -1,6 +1,6 @@
 /**
  * End-to-end tests: Debian's Chromium (never a downloaded browser) driving the web UI that
- * `node out/electron/web.js` serves. `scripts/test.mjs` builds `out/` first and sets CHROMIUM_PATH
+ * `node out/app/web.js` serves. `scripts/test.mjs` builds `out/` first and sets CHROMIUM_PATH
  * and PLAYWRIGHT_JSON_OUTPUT_NAME.
  */
 import { defineConfig } from "@playwright/test";

@@ -10,7 +10,7 @@ export interface DocumentIssue extends ConfigIssue {
 
 // Our own ajv instance (not conf's) so messages and recovery stay ours. `verbose` gives each
 // error its schema, whose `description` becomes the "must be …" phrase.
-const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
+const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, validateSchema: false });
 const validateSettings = ajv.compile(settingsSchema);
 
 /** Every problem with a settings document: credentials under `providers` first, then the schema. */

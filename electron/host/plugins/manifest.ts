@@ -4,7 +4,7 @@
  * the Plugins page shows.
  */
 import path from "node:path";
-import { Ajv, type ErrorObject } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse as parseYaml } from "yaml";
 import { PLUGIN_ID_PATTERN } from "../config/config-schema.js";
 import { isCapabilityId } from "./capabilities.js";
@@ -41,7 +41,7 @@ const relativePath = {
   description: "a path relative to the plugin folder",
 };
 
-const manifestSchema = {
+export const manifestSchema = {
   type: "object",
   required: ["name", "version", "main"],
   properties: {
@@ -70,7 +70,15 @@ const manifestSchema = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: false, strict: false, verbose: true }).compile(manifestSchema);
+// Compiled on first use, off the start-up path; the schema itself is checked by a test.
+let validateManifest: ValidateFunction | undefined;
+const validate = (doc: unknown): boolean =>
+  (validateManifest ??= new Ajv({
+    allErrors: false,
+    strict: false,
+    verbose: true,
+    validateSchema: false,
+  }).compile(manifestSchema))(doc);
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath.split("/").filter(Boolean).join(".");
@@ -110,7 +118,7 @@ export function parseManifest(text: string, dir: string): ManifestResult {
   // `version: 1.2` is a number in YAML; authors mean the string.
   if (typeof doc.version === "number") doc.version = String(doc.version);
   if (!validate(doc)) {
-    const first = validate.errors?.[0];
+    const first = validateManifest?.errors?.[0];
     return { ok: false, reason: first ? describe(first) : `${MANIFEST_FILE} is invalid`, warnings };
   }
   const main = doc.main as string;

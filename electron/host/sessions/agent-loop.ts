@@ -27,6 +27,10 @@ export interface AgentLoopInput {
   signal: AbortSignal;
   /** Moves steers that arrived for this turn into the transcript, where the next request sees them. */
   takeSteers: () => void;
+  /** Writes the person's message still owes (its indexing); run with the first reply's write. */
+  settleUser?: () => void;
+  /** `plugin_fork:<id>` when the loop runs inside a fork (SPEC §5.2); absent for chat turns. */
+  turnOrigin?: string;
 }
 
 export interface AgentLoopResult {
@@ -50,8 +54,9 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
       gatewaySessionKey,
       routes: input.routes,
       signal,
+      ...(input.settleUser ? { settleUser: input.settleUser } : {}),
       body: {
-        messages: requestMessages(input.snapshot, deps.store().listMessages(sessionId)),
+        messages: requestMessages(input.snapshot, deps.transcript.records(sessionId)),
         ...(tools.length ? { tools } : {}),
       },
     });
@@ -62,7 +67,12 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
     if (calls.length === 0) return { status: "ok", reply };
     for (const call of calls) {
       if (signal.aborted) break;
-      const run = await runToolCall(deps, call, { sessionId, gatewaySessionKey, signal });
+      const run = await runToolCall(deps, call, {
+        sessionId,
+        gatewaySessionKey,
+        signal,
+        ...(input.turnOrigin ? { turnOrigin: input.turnOrigin } : {}),
+      });
       // A call cut short by a stop gets no tool message: the request builder drops it.
       if (run.status === "aborted") break;
       deps.transcript.append({

@@ -1,9 +1,10 @@
 /**
  * Busy input (SPEC §9.2): what a message does when its session already runs a turn.
  * - queue: waits, then runs as its own turn, in arrival order;
- * - steer: enters the running turn before its next model request; one that arrives after the
- *   last step runs as the next turn (never dropped, never reported queued);
- * - interrupt: stops the running request and runs next, ahead of anything queued.
+ * - steer: enters the running turn before its next model request; steers that arrive after the
+ *   last step run together as the very next turn (never dropped, never reported queued);
+ * - interrupt: stops the running request and runs next, ahead of late steers and the queue
+ *   (several interrupts keep their arrival order).
  * With no running turn every message simply starts one. A waiting message is in the transcript
  * at once (marked `pending`, with its disposition) and moves to the end when it enters the
  * conversation, so the model reads turns in the order they ran.
@@ -12,11 +13,12 @@ import { randomUUID } from "node:crypto";
 import type { AgentLoopResult } from "./agent-loop.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnRunner } from "./turn-runner.js";
-import type { BusyInputMode, SendResult, TurnOrigin } from "./turn-types.js";
-import type { MessageDisposition } from "./types.js";
+import { HostShutdownAbort, type BusyInputMode, type SendResult, type TurnOrigin } from "./turn-types.js";
+import type { MessageDisposition, SessionRecord } from "./types.js";
 
 export interface IncomingMessage {
-  sessionId: string;
+  /** The session as read when the message arrived. */
+  session: SessionRecord;
   text: string;
   mode: BusyInputMode;
   origin: TurnOrigin;
@@ -30,6 +32,7 @@ interface Waiting {
   turnId: string;
   origin: TurnOrigin;
   gatewaySessionKey: string;
+  session: SessionRecord;
 }
 
 interface Running {
@@ -41,6 +44,15 @@ interface Running {
 interface Lane {
   running: Running | null;
   waiting: Waiting[];
+}
+
+interface TurnStart {
+  session: SessionRecord;
+  turnId: string;
+  text: string;
+  origin: TurnOrigin;
+  gatewaySessionKey: string;
+  unsettledUserMessageId?: string;
 }
 
 export type TurnFinished = (
@@ -59,41 +71,45 @@ export class BusyInput {
   ) {}
 
   send(message: IncomingMessage): SendResult {
-    const lane = this.lane(message.sessionId);
+    const lane = this.lane(message.session.id);
     const running = lane.running;
     if (!running) {
       const turnId = randomUUID();
-      this.appendUser(message, turnId, "started", false);
-      this.start(message.sessionId, { ...message, turnId });
+      // The one write in front of the first token: durable now, indexed once the reply starts.
+      const record = this.transcript.appendUserIndexLater({
+        sessionId: message.session.id,
+        turnId,
+        role: "user",
+        content: message.text,
+        meta: { disposition: "started", origin: message.origin },
+      });
+      this.start({ ...message, turnId, unsettledUserMessageId: record.id });
       return { turnId, disposition: "started" };
     }
     if (message.mode === "steer") {
-      const id = this.appendUser(message, running.turnId, "steered", true);
-      lane.waiting.push({ ...this.waiting(message, id, running.turnId), kind: "steer" });
+      this.wait(lane, message, running.turnId, "steer", "steered");
       return { turnId: running.turnId, disposition: "steered" };
     }
     const turnId = randomUUID();
     if (message.mode === "interrupt") {
-      const id = this.appendUser(message, turnId, "redirected", true);
-      lane.waiting.unshift({ ...this.waiting(message, id, turnId), kind: "redirect" });
+      this.wait(lane, message, turnId, "redirect", "redirected");
       running.abort.abort();
       return { turnId, disposition: "redirected" };
     }
-    const id = this.appendUser(message, turnId, "queued", true);
-    lane.waiting.push({ ...this.waiting(message, id, turnId), kind: "queued" });
+    this.wait(lane, message, turnId, "queued", "queued");
     return { turnId, disposition: "queued" };
   }
 
   /** Starts a turn on a user message already in the transcript (regenerate). */
   rerun(
-    sessionId: string,
+    session: SessionRecord,
     turnId: string,
     text: string,
     origin: TurnOrigin,
     gatewaySessionKey: string,
   ): void {
-    if (this.isRunning(sessionId)) throw new Error("A turn is already running in this session.");
-    this.start(sessionId, { turnId, text, origin, gatewaySessionKey });
+    if (this.isRunning(session.id)) throw new Error("A turn is already running in this session.");
+    this.start({ session, turnId, text, origin, gatewaySessionKey });
   }
 
   isRunning(sessionId: string): boolean {
@@ -113,18 +129,22 @@ export class BusyInput {
     this.lanes.get(sessionId)?.running?.abort.abort();
   }
 
-  /** Stops everything of a session that is going away; resolves when its turn has ended. */
-  async forget(sessionId: string): Promise<void> {
+  /**
+   * Stops everything of a session; resolves when its turn has ended. What waited stays in the
+   * transcript as `pending`, which the next open marks not sent.
+   */
+  async forget(sessionId: string, reason?: Error): Promise<void> {
     const lane = this.lanes.get(sessionId);
     if (!lane) return;
     lane.waiting = [];
-    lane.running?.abort.abort();
+    lane.running?.abort.abort(reason);
     await lane.running?.done;
     this.lanes.delete(sessionId);
   }
 
+  /** Host shutdown: running replies are kept as `interrupted`, as after a crash. */
   async close(): Promise<void> {
-    await Promise.all([...this.lanes.keys()].map((id) => this.forget(id)));
+    await Promise.all([...this.lanes.keys()].map((id) => this.forget(id, new HostShutdownAbort())));
   }
 
   /** Resolves when the session has nothing running and nothing waiting. */
@@ -136,21 +156,20 @@ export class BusyInput {
     }
   }
 
-  private start(
-    sessionId: string,
-    turn: { turnId: string; text: string; origin: TurnOrigin; gatewaySessionKey: string },
-  ): void {
+  private start(turn: TurnStart): void {
+    const sessionId = turn.session.id;
     const lane = this.lane(sessionId);
     const abort = new AbortController();
     const running: Running = { turnId: turn.turnId, abort, done: Promise.resolve() };
     lane.running = running;
     running.done = this.runner
       .run({
-        sessionId,
+        session: turn.session,
         turnId: turn.turnId,
         origin: turn.origin,
         gatewaySessionKey: turn.gatewaySessionKey,
         userText: turn.text,
+        ...(turn.unsettledUserMessageId ? { unsettledUserMessageId: turn.unsettledUserMessageId } : {}),
         signal: abort.signal,
         takeSteers: () => this.takeSteers(sessionId, turn.turnId),
       })
@@ -165,22 +184,35 @@ export class BusyInput {
       });
   }
 
+  /** Runs what waits: interrupts first, then the steers that missed their turn (as one turn), then the queue. */
   private next(sessionId: string): void {
     const lane = this.lanes.get(sessionId);
-    const item = lane?.waiting.shift();
-    if (!item) return;
-    try {
-      // A steer that missed the last step becomes a turn of its own, with a turn id of its own.
-      const turnId = item.kind === "steer" ? randomUUID() : item.turnId;
-      this.transcript.moveToEnd(item.messageId, {
-        turnId,
-        meta: { pending: null, ...(item.kind === "steer" ? { steerRanAsTurn: true } : {}) },
-      });
-      this.start(sessionId, { ...item, turnId });
-    } catch {
-      // The message is gone (session deleted, store failing): try the next one.
-      this.next(sessionId);
+    if (!lane || lane.waiting.length === 0) return;
+    const redirect = lane.waiting.find((w) => w.kind === "redirect");
+    const batch = redirect
+      ? [redirect]
+      : lane.waiting.some((w) => w.kind === "steer")
+        ? lane.waiting.filter((w) => w.kind === "steer")
+        : lane.waiting.slice(0, 1);
+    lane.waiting = lane.waiting.filter((w) => !batch.includes(w));
+    const first = batch[0] as Waiting;
+    // A steer that missed the last step becomes a turn of its own, with a turn id of its own.
+    const lateSteers = first.kind === "steer";
+    const turnId = lateSteers ? randomUUID() : first.turnId;
+    const entered: Waiting[] = [];
+    for (const item of batch) {
+      try {
+        this.transcript.moveToEnd(item.messageId, {
+          turnId,
+          meta: { pending: null, ...(lateSteers ? { steerRanAsTurn: true } : {}) },
+        });
+        entered.push(item);
+      } catch {
+        // The message is gone (session deleted, store failing): the others still run.
+      }
     }
+    if (entered.length === 0) return this.next(sessionId);
+    this.start({ ...first, turnId, text: entered.map((w) => w.text).join("\n\n") });
   }
 
   private takeSteers(sessionId: string, turnId: string): void {
@@ -192,34 +224,31 @@ export class BusyInput {
     for (const steer of steers) this.transcript.moveToEnd(steer.messageId, { meta: { pending: null } });
   }
 
-  private appendUser(
+  /** Records a message that waits (in the transcript at once, marked pending) and lines it up. */
+  private wait(
+    lane: Lane,
     message: IncomingMessage,
     turnId: string,
+    kind: Waiting["kind"],
     disposition: MessageDisposition,
-    pending: boolean,
-  ): string {
+  ): void {
     const record = this.transcript.append({
-      sessionId: message.sessionId,
+      sessionId: message.session.id,
       turnId,
       role: "user",
       content: message.text,
-      meta: {
-        disposition,
-        origin: message.origin,
-        ...(pending ? { pending: true } : {}),
-      },
+      meta: { disposition, origin: message.origin, pending: true },
     });
-    return record.id;
-  }
-
-  private waiting(message: IncomingMessage, messageId: string, turnId: string): Omit<Waiting, "kind"> {
-    return {
-      messageId,
+    const item: Waiting = {
+      kind,
+      messageId: record.id,
       text: message.text,
       turnId,
       origin: message.origin,
       gatewaySessionKey: message.gatewaySessionKey,
+      session: message.session,
     };
+    lane.waiting.push(item);
   }
 
   private lane(sessionId: string): Lane {

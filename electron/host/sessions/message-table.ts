@@ -51,6 +51,9 @@ export class MessageTable {
     [{ id: string; content: string | null; status: MessageStatus | null; meta: string | null }]
   >;
   private readonly interruptStmt: Statement<[]>;
+  private readonly settleUserStmt: Statement<[string]>;
+  private readonly recoverUsersStmt: Statement<[]>;
+  private readonly notSentStmt: Statement<[]>;
   private readonly indexStmt: Statement<[number, string]>;
   private readonly deleteStmt: Statement<[string]>;
 
@@ -84,26 +87,47 @@ export class MessageTable {
          meta = CASE WHEN :meta IS NULL THEN meta ELSE json_patch(meta, :meta) END
        WHERE id = :id`,
     );
-    this.interruptStmt = db.prepare("UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'");
+    this.interruptStmt = db.prepare(
+      "UPDATE messages SET status = 'interrupted' WHERE status = 'streaming' AND role <> 'user'",
+    );
+    // A person's message stored with its indexing deferred (see `append`) is settled as complete;
+    // the update trigger indexes it.
+    this.settleUserStmt = db.prepare(
+      "UPDATE messages SET status = 'complete' WHERE id = ? AND role = 'user' AND status = 'streaming'",
+    );
+    this.recoverUsersStmt = db.prepare(
+      "UPDATE messages SET status = 'complete' WHERE status = 'streaming' AND role = 'user'",
+    );
+    // The same expression as the partial index `messages_pending` (migration 2), so it is used.
+    this.notSentStmt = db.prepare(
+      `UPDATE messages SET status = 'interrupted', meta = json_patch(meta, '{"pending":null,"notSent":true}')
+       WHERE json_extract(meta, '$.pending') IS NOT NULL`,
+    );
     this.deleteStmt = db.prepare("DELETE FROM messages WHERE id = ?");
     this.indexStmt = db.prepare("INSERT INTO messages_fts (rowid, content) VALUES (?, ?)");
   }
 
-  /** Appends at the end of the session's transcript. The caller runs it in a transaction. */
+  /**
+   * Appends at the end of the session's transcript. The caller runs it in a transaction.
+   * `indexLater` (a person's message on the way to the model): the row is stored as `streaming`,
+   * which the search index skips, and `settleUser` completes it; a crash in between is settled at
+   * the next open. Why: indexing costs more than the insert and need not delay the first token.
+   */
   append(
     sessionRow: number,
     sessionId: string,
     input: NewMessage,
     keep?: { id: string; createdAt: number },
+    indexLater = false,
   ): MessageRecord {
-    const range = sessionKeyRange(sessionRow);
-    const last = this.lastSeqStmt.get(range.first, range.last);
-    const seq = last ? last.seq + 1 : 0;
+    const seq = this.nextSeq(sessionRow);
     if (seq >= MESSAGES_PER_SESSION || sessionRow > MAX_SESSION_ROW) {
       throw new RangeError(
         `Session ${sessionId} cannot take more messages (a session keeps up to ${MESSAGES_PER_SESSION}); start a new chat.`,
       );
     }
+    // Serialised once: the row stores this text and the record holds what reading it back gives.
+    const metaJson = input.meta ? JSON.stringify(input.meta) : "{}";
     const record: MessageRecord = {
       id: keep?.id ?? randomUUID(),
       sessionId,
@@ -111,7 +135,7 @@ export class MessageTable {
       role: input.role,
       content: input.content ?? "",
       status: input.status ?? "complete",
-      meta: input.meta ? (JSON.parse(JSON.stringify(input.meta)) as MessageMeta) : {},
+      meta: JSON.parse(metaJson) as MessageMeta,
       createdAt: keep?.createdAt ?? this.clock.now(),
       seq,
     };
@@ -124,12 +148,18 @@ export class MessageTable {
       record.turnId,
       record.role,
       record.content,
-      record.status,
-      JSON.stringify(record.meta),
+      indexLater ? "streaming" : record.status,
+      metaJson,
       record.createdAt,
     );
-    if (isSearchable(record.role, record.status)) this.indexStmt.run(key, record.content);
+    if (!indexLater && isSearchable(record.role, record.status)) this.indexStmt.run(key, record.content);
     return record;
+  }
+
+  nextSeq(sessionRow: number): number {
+    const range = sessionKeyRange(sessionRow);
+    const last = this.lastSeqStmt.get(range.first, range.last);
+    return last ? last.seq + 1 : 0;
   }
 
   get(id: string): MessageRecord | undefined {
@@ -165,9 +195,27 @@ export class MessageTable {
     return this.deleteStmt.run(id).changes > 0;
   }
 
-  /** A reply left `streaming` by a crash keeps its partial text and becomes `interrupted`. */
+  /** True when the message was waiting for `settleUser` (and now is complete and searchable). */
+  settleUser(id: string): boolean {
+    return this.settleUserStmt.run(id).changes > 0;
+  }
+
+  /**
+   * After a crash: a reply left `streaming` keeps its partial text and becomes `interrupted`; a
+   * person's message whose indexing was deferred becomes complete. Returns the replies marked.
+   */
   markStreamingAsInterrupted(): number {
+    this.recoverUsersStmt.run();
     return this.interruptStmt.run().changes;
+  }
+
+  /**
+   * After a restart: messages that were still waiting for their turn (queued, steers not taken in)
+   * never reached the model. They become `interrupted` with `notSent: true` (and no `pending`), so
+   * the transcript shows them as not sent; the request builder keeps them from the model.
+   */
+  markPendingAsNotSent(): number {
+    return this.notSentStmt.run().changes;
   }
 }
 

@@ -106,6 +106,14 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "sessions, messages, usage ledger and full-text search",
     up: (db) => db.exec(initialSchema),
   },
+  {
+    version: 2,
+    description: "find messages still waiting for their turn without a full scan at open",
+    up: (db) =>
+      db.exec(
+        "CREATE INDEX messages_pending ON messages (row) WHERE json_extract(meta, '$.pending') IS NOT NULL",
+      ),
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,7 +2,9 @@
  * One model request of a turn: through the fallback chain (SPEC §6.1: 429/5xx move on, and the
  * transcript says who answered), streamed into one assistant message, with the turn-scoped
  * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
- * `stopped`; a provider error keeps it as `error` with the reason in plain words.
+ * `stopped` (`interrupted` when the host shuts down); a provider error keeps it as `error` with
+ * the reason in plain words. The reply's row is written just after its first delta is shown, in one
+ * transaction with the turn's deferred writes, so nothing on disk waits in front of the first token.
  */
 import type { Clock } from "../clock.js";
 import type { ChatBody } from "../llm/chat-types.js";
@@ -13,7 +15,9 @@ import type { HookRegistry } from "../plugins/hook-registry.js";
 import { DeltaWriter } from "./delta-writer.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
+import { HostShutdownAbort } from "./turn-types.js";
 import type { MessageRecord } from "./types.js";
+import { usageEntry } from "./usage-ledger.js";
 
 export interface ModelStepDeps {
   engine: ChatEngine;
@@ -31,6 +35,8 @@ export interface ModelStepInput {
   routes: readonly Route[];
   body: ChatBody;
   signal: AbortSignal;
+  /** Writes the turn still owes the store (the person's message indexing); runs with the reply's write. */
+  settleUser?: () => void;
 }
 
 export type ModelStepResult =
@@ -46,7 +52,12 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   let answeringRoute: Route | null = null;
   let writer: DeltaWriter | null = null;
 
-  const ensureReply = (route: Route, answered = true): MessageRecord => {
+  /** The reply's row; `beforeWrite` runs after clients heard of it and before it is written. */
+  const ensureReply = (
+    route: Route,
+    answered = true,
+    beforeWrite: () => void = () => undefined,
+  ): MessageRecord => {
     if (reply) return reply;
     if (answered && skipped.length) {
       const failures = skipped.map((s) => `${s.route.providerName} failed: ${s.error.message}`).join(" ");
@@ -58,17 +69,21 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
         meta: { notice: "fallback", provider: route.providerId, model: route.model },
       });
     }
-    reply = deps.transcript.append({
-      sessionId,
-      turnId,
-      role: "assistant",
-      status: "streaming",
-      meta: {
-        provider: route.providerId,
-        model: route.model,
-        ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
+    reply = deps.transcript.appendAnnouncedFirst(
+      {
+        sessionId,
+        turnId,
+        role: "assistant",
+        status: "streaming",
+        meta: {
+          provider: route.providerId,
+          model: route.model,
+          ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
+        },
       },
-    });
+      beforeWrite,
+      () => input.settleUser?.(),
+    );
     const id = reply.id;
     writer = new DeltaWriter((chunk) => void deps.store().appendDelta(id, chunk), deps.clock);
     return reply;
@@ -77,26 +92,19 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   const attempt = async (route: Route): Promise<ChatOutcome> => {
     answeringRoute = route;
     const scope = { sessionId, gatewaySessionKey, provider: route.providerId, model: route.model };
-    await deps.hooks.fire("pre_api_request", scope);
+    // No await when nobody listens: each hop sits in front of the first token.
+    if (deps.hooks.count("pre_api_request")) await deps.hooks.fire("pre_api_request", scope);
     const outcome = await deps.engine.stream(route, input.body, {
       signal: input.signal,
       onDelta: (chunk) => {
-        ensureReply(route);
         text += chunk;
+        const showDelta = () => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk });
+        if (reply) showDelta();
+        else ensureReply(route, true, showDelta);
         writer?.push(chunk);
-        deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk });
       },
     });
-    if (hasUsage(outcome)) {
-      deps.store().addUsage(sessionId, {
-        category: "chat",
-        inputTokens: outcome.usage.inputTokens,
-        outputTokens: outcome.usage.outputTokens,
-        cacheReadTokens: outcome.usage.cacheReadTokens,
-        cacheWriteTokens: outcome.usage.cacheWriteTokens,
-        costUsd: outcome.usage.costUsd,
-      });
-    }
+    if (hasUsage(outcome)) deps.store().addUsage(sessionId, usageEntry("chat", outcome.usage));
     await deps.hooks.fire("post_api_request", { ...scope, usage: outcome.usage });
     return outcome;
   };
@@ -115,7 +123,11 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
       name: c.function.name,
       arguments: c.function.arguments,
     }));
-    const status = outcome.stopped ? "stopped" : "complete";
+    const status = !outcome.stopped
+      ? "complete"
+      : input.signal.reason instanceof HostShutdownAbort
+        ? "interrupted"
+        : "stopped";
     const saved = deps.transcript.update(final.id, {
       content: outcome.text,
       status,

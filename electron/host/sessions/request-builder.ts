@@ -1,14 +1,20 @@
 /**
  * Turns a frozen snapshot and the stored transcript into the messages of a model request.
  * What the model never sees: notices, slash-command exchanges, messages still waiting their turn
- * (queued or not-yet-injected steers), and tool calls whose result was never recorded (a stop
- * between a call and its result would otherwise make the provider reject the request).
+ * (queued or not-yet-injected steers), messages the host quit before sending (`notSent`), and tool
+ * calls whose result was never recorded (a stop between a call and its result would otherwise make
+ * the provider reject the request).
  */
 import type { ChatMessage, ToolCall } from "../llm/chat-types.js";
 import type { MessageRecord, SessionSnapshot } from "./types.js";
 
 export function isPending(record: MessageRecord): boolean {
   return record.meta.pending === true;
+}
+
+/** A message that was still waiting when the host quit (see `markPendingAsNotSent`). */
+export function isNotSent(record: MessageRecord): boolean {
+  return record.meta.notSent === true;
 }
 
 export function isCommandExchange(record: MessageRecord): boolean {
@@ -28,7 +34,8 @@ export function systemMessages(snapshot: SessionSnapshot): ChatMessage[] {
 
 export function historyMessages(records: readonly MessageRecord[]): ChatMessage[] {
   const visible = records.filter(
-    (r) => !isPending(r) && !isCommandExchange(r) && r.role !== "notice" && r.role !== "system",
+    (r) =>
+      !isPending(r) && !isNotSent(r) && !isCommandExchange(r) && r.role !== "notice" && r.role !== "system",
   );
   const answered = new Set(
     visible

@@ -8,8 +8,8 @@ import {
 } from "./fts-query.js";
 import { sessionKeyRange, sessionRowOfKey } from "./message-key.js";
 import { buildSnippet } from "./search-snippet.js";
-import { toSummary } from "./session-table.js";
-import type { SearchHit, TitleState } from "./types.js";
+import { summaryColumns as sessionColumns, toSummary, type SessionRow } from "./session-table.js";
+import type { SearchHit } from "./types.js";
 
 export type SearchOptions = { limit?: number };
 
@@ -23,18 +23,7 @@ const LONGEST_INDEXED_PREFIX = 3;
 // A longer typed prefix is rewritten as an OR of at most this many whole words.
 const MAX_COMPLETIONS = 16;
 
-type SessionRow = {
-  row: number;
-  id: string;
-  title: string;
-  title_state: TitleState;
-  created_at: number;
-  updated_at: number;
-};
-
 type Found = { session: SessionRow; messageRow: number | null };
-
-const sessionColumns = "row, id, title, title_state, created_at, updated_at";
 
 /**
  * Full-text search over session titles and finished message text. Sessions come newest-updated

@@ -6,18 +6,19 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { SettingsStore } from "../config/settings-store.js";
-import type { Settings } from "../config/config-schema.js";
 import type { EventHub } from "../events.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
-import type { CommandRegistry, RegisteredCommand } from "../plugins/command-registry.js";
+import type { CommandRegistry } from "../plugins/command-registry.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
 import { BusyInput } from "./busy-input.js";
+import { runChatCommand } from "./chat-command.js";
+import { snapshotOf } from "./session-snapshot.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
-import { isCommandExchange, isPending } from "./request-builder.js";
+import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import { parseChatInput } from "./slash-command.js";
 import type { StoreHandle } from "./store-handle.js";
@@ -31,7 +32,8 @@ import {
   type SendResult,
   type TurnOrigin,
 } from "./turn-types.js";
-import type { SessionSnapshot, UsageCategory, UsageRow } from "./types.js";
+import type { SessionRecord, UsageRow } from "./types.js";
+import { isUsageCategory, usageEntry } from "./usage-ledger.js";
 
 export interface SessionServiceDeps {
   store: StoreHandle;
@@ -49,32 +51,23 @@ export interface SessionServiceDeps {
 /** Times are epoch milliseconds throughout the session API (shapes in rpc/methods/sessions.ts). */
 export type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
 
-export const MEMORY_HEADING = "Memory (notes the user wants you to keep in mind):";
-
-/** What a new session freezes: the main model, the system prompt with memory (SPEC §9.1). */
-export function snapshotOf(settings: Settings): SessionSnapshot {
-  const note = settings.memory.note.trim();
-  const systemPrompt = [settings.chat.system_prompt.trim(), note ? `${MEMORY_HEADING}\n${note}` : ""]
-    .filter(Boolean)
-    .join("\n\n");
-  return {
-    mainRoute: { provider: settings.model.provider ?? "", model: settings.model.model ?? "" },
-    systemPrompt,
-    prefillMessages: [],
-    ephemeralSystemPrompt: null,
-  };
-}
-
 export class SessionService {
   private readonly transcript: Transcript;
   private readonly busy: BusyInput;
   private readonly titles: TitleGenerator;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
+  /**
+   * The connection that last created or wrote to each session: the `gatewaySessionKey` of turns a
+   * plugin injects (SPEC §5.3: the key of the window that owns the session).
+   */
+  private readonly owners = new Map<string, string>();
+  /** Sessions as turns need them (id and frozen snapshot, which never change), kept across turns. */
+  private readonly turnSessions = new Map<string, SessionRecord>();
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = () => deps.store.get();
-    this.transcript = new Transcript(this.store, deps.events);
+    this.transcript = new Transcript(this.store, deps.events, deps.clock);
     const runner = new TurnRunner({ ...deps, transcript: this.transcript, store: this.store });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
     this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {
@@ -91,6 +84,9 @@ export class SessionService {
       snapshot: snapshotOf(this.deps.settings.get()),
       ...(title ? { title } : {}),
     });
+    this.owners.set(session.id, gatewaySessionKey);
+    this.remember(session);
+    this.transcript.startEmpty(session.id);
     this.track(this.deps.hooks.fire("on_session_start", { sessionId: session.id, gatewaySessionKey }));
     this.transcript.emit("sessions.changed", null, {});
     return { sessionId: session.id };
@@ -140,16 +136,20 @@ export class SessionService {
     mode: BusyInputMode | undefined,
     gatewaySessionKey: string,
   ): SendResult {
-    this.requireSession(sessionId);
+    const session = this.sessionForTurn(sessionId);
     if (!text.trim()) throw new SessionInputError("The message is empty; type something to send.");
+    this.owners.set(sessionId, gatewaySessionKey);
     const input = parseChatInput(text, this.deps.commands);
     if (input.kind === "command")
-      return this.runCommand(sessionId, text, input.command, input.rawArgs, gatewaySessionKey);
+      return runChatCommand(
+        { transcript: this.transcript, log: this.deps.log, track: (work) => this.track(work) },
+        { sessionId, text, command: input.command, rawArgs: input.rawArgs, gatewaySessionKey },
+      );
     if (input.kind === "steer" && !input.text) {
       throw new SessionInputError("Write the guidance after /steer, for example: /steer keep it short");
     }
     return this.busy.send({
-      sessionId,
+      session,
       text: input.text,
       mode: input.kind === "steer" ? "steer" : (mode ?? this.deps.settings.get().display.busy_input_mode),
       origin: "person",
@@ -157,12 +157,24 @@ export class SessionService {
     });
   }
 
-  /** A plugin's injected message (SPEC §9.3): a turn of its own, queued behind a running one. */
+  /**
+   * A plugin's injected message (SPEC §9.3): a turn of its own, queued behind a running one. False
+   * when it cannot be taken (empty text, no such session, the store failing; the log says why).
+   */
   inject(sessionId: string, text: string, pluginId: string): boolean {
-    if (!text.trim() || !this.store().getSession(sessionId)) return false;
+    if (!text.trim()) return false;
     const origin: TurnOrigin = `plugin:${pluginId}`;
-    this.busy.send({ sessionId, text, mode: "queue", origin, gatewaySessionKey: origin });
-    return true;
+    try {
+      const session = this.store().getSession(sessionId);
+      if (!session) return false;
+      const gatewaySessionKey = this.owners.get(sessionId) ?? origin;
+      this.busy.send({ session, text, mode: "queue", origin, gatewaySessionKey });
+      return true;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.deps.log.write("WARN", "inject_failed", { plugin: pluginId, session: sessionId, error: reason });
+      return false;
+    }
   }
 
   stop(sessionId: string): void {
@@ -179,14 +191,20 @@ export class SessionService {
 
   async delete(sessionId: string, gatewaySessionKey: string): Promise<void> {
     await this.busy.forget(sessionId);
+    this.owners.delete(sessionId);
+    this.turnSessions.delete(sessionId);
+    this.transcript.forget(sessionId);
     if (!this.store().deleteSession(sessionId)) return;
     this.track(this.deps.hooks.fire("on_session_end", { sessionId, gatewaySessionKey }));
     this.transcript.emit("sessions.changed", null, {});
   }
 
-  /** Drops the last reply (with its tool calls and notices) and answers the last message again. */
+  /**
+   * Drops the last reply (with its tool calls and notices) and answers the last message again. A
+   * last message the host quit before sending (`notSent`) is sent now: regenerate doubles as retry.
+   */
   regenerate(sessionId: string, gatewaySessionKey: string): { turnId: string } {
-    this.requireSession(sessionId);
+    const session = this.requireSession(sessionId);
     if (this.busy.isRunning(sessionId)) {
       throw new SessionBusyError("A reply is still being written; stop it first, then regenerate.");
     }
@@ -200,9 +218,13 @@ export class SessionService {
       after.map((m) => m.id),
     );
     const turnId = randomUUID();
-    this.transcript.moveToEnd(user.id, { turnId });
+    this.transcript.moveToEnd(
+      user.id,
+      isNotSent(user) ? { turnId, status: "complete", meta: { notSent: null } } : { turnId },
+    );
     const origin = (typeof user.meta.origin === "string" ? user.meta.origin : "person") as TurnOrigin;
-    this.busy.rerun(sessionId, turnId, user.content, origin, gatewaySessionKey);
+    this.owners.set(sessionId, gatewaySessionKey);
+    this.busy.rerun(session, turnId, user.content, origin, gatewaySessionKey);
     return { turnId };
   }
 
@@ -217,14 +239,29 @@ export class SessionService {
         `"${category}" is not a usage category (SPEC §9.1 lists them, e.g. plugin_llm:<id>).`,
       );
     }
-    this.store().addUsage(sessionId, {
-      category,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      cacheReadTokens: usage.cacheReadTokens,
-      cacheWriteTokens: usage.cacheWriteTokens,
-      costUsd: usage.costUsd,
-    });
+    this.store().addUsage(sessionId, usageEntry(category, usage));
+  }
+
+  /**
+   * What the person should know about the store at startup (for `host.info`'s notices): a store
+   * that cannot open, and messages a previous run left unsent.
+   */
+  notices(): { kind: string; message: string }[] {
+    const failure = this.deps.store.openError();
+    if (failure) {
+      const message = failure instanceof Error ? failure.message : String(failure);
+      return [{ kind: "session_store", message: `Chats are unavailable: ${message}` }];
+    }
+    const unsent = this.deps.store.get().notSentAtOpen;
+    if (!unsent) return [];
+    return [
+      {
+        kind: "session_store",
+        message:
+          `${unsent === 1 ? "1 message" : `${unsent} messages`} waiting to be sent when Hermes Desktop last closed ` +
+          "did not reach the model; they are marked “Not sent” in their chats. Regenerate or send them again.",
+      },
+    ];
   }
 
   /** Resolves when the session has no turn running or waiting (tests and shutdown). */
@@ -243,45 +280,20 @@ export class SessionService {
     this.deps.store.close();
   }
 
-  private runCommand(
-    sessionId: string,
-    text: string,
-    command: RegisteredCommand,
-    rawArgs: string,
-    gatewaySessionKey: string,
-  ): SendResult {
-    const turnId = randomUUID();
-    const meta = { command: command.name, pluginId: command.pluginId };
-    this.transcript.append({ sessionId, turnId, role: "user", content: text.trim(), meta });
-    const run = Promise.resolve()
-      .then(() => command.handler(rawArgs, { sessionId, gatewaySessionKey }))
-      .then(
-        (output) => {
-          const content =
-            typeof output === "string" ? output : output === undefined ? "" : JSON.stringify(output);
-          this.transcript.append({ sessionId, turnId, role: "assistant", content, meta });
-        },
-        (error: unknown) => {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.deps.log.write("WARN", "command_failed", {
-            plugin: command.pluginId,
-            command: command.name,
-            error: reason,
-          });
-          this.transcript.append({
-            sessionId,
-            turnId,
-            role: "assistant",
-            status: "error",
-            meta: { ...meta, error: `/${command.name} failed: ${reason}` },
-          });
-        },
-      );
-    this.track(run);
-    return { turnId, disposition: "started" };
+  /** Like `requireSession`, without a store read for a session seen before (only id and snapshot are used). */
+  private sessionForTurn(sessionId: string): SessionRecord {
+    const known = this.turnSessions.get(sessionId);
+    if (known) return known;
+    return this.remember(this.requireSession(sessionId));
   }
 
-  private requireSession(sessionId: string) {
+  private remember(session: SessionRecord): SessionRecord {
+    if (this.turnSessions.size >= 64) this.turnSessions.clear();
+    this.turnSessions.set(session.id, session);
+    return session;
+  }
+
+  private requireSession(sessionId: string): SessionRecord {
     const session = this.store().getSession(sessionId);
     if (!session) throw new SessionNotFoundError(sessionId);
     return session;
@@ -291,10 +303,4 @@ export class SessionService {
     const settled = work.catch(() => undefined).finally(() => this.background.delete(settled));
     this.background.add(settled);
   }
-}
-
-const fixedCategories = new Set(["chat", "title_generation", "compression", "vision", "background_review"]);
-
-export function isUsageCategory(category: string): category is UsageCategory {
-  return fixedCategories.has(category) || /^plugin_(llm|side_question|fork):[a-z0-9_-]{1,64}$/.test(category);
 }

@@ -29,6 +29,9 @@ export type SessionStoreOptions = {
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
+/** The identity a message keeps when it is written after clients were told about it. */
+export type KeptIdentity = { id: string; createdAt: number };
+
 /**
  * The persistent store of sessions, their messages and their usage (SPEC §9.1), on one SQLite file.
  * Synchronous by design (better-sqlite3): every call is a short local transaction. Every failure is
@@ -38,14 +41,21 @@ export class SessionStore {
   readonly file: string;
   /** Replies found `streaming` at open (left by a crash) and marked `interrupted`. */
   readonly interruptedAtOpen: number;
+  /** Messages found waiting for their turn at open (the host quit first), marked not sent. */
+  readonly notSentAtOpen: number;
 
   private readonly db: Database;
   private readonly sessions: SessionTable;
   private readonly messages: MessageTable;
   private readonly ledger: UsageLedger;
   private readonly finder: SessionSearch;
-  private readonly appendInTransaction: (input: NewMessage) => MessageRecord;
+  private readonly appendInTransaction: (
+    input: NewMessage,
+    indexLater: boolean,
+    keep?: KeptIdentity,
+  ) => MessageRecord;
   private readonly updateInTransaction: (id: string, patch: MessagePatch) => MessageRecord;
+  private readonly settleInTransaction: (id: string) => void;
 
   constructor(options: SessionStoreOptions) {
     this.file = options.file;
@@ -57,19 +67,28 @@ export class SessionStore {
       this.messages = new MessageTable(this.db, options.clock);
       this.ledger = new UsageLedger(this.db, options.clock);
       this.finder = new SessionSearch(this.db);
-      this.appendInTransaction = this.atomically((input: NewMessage) => {
-        const sessionRow = this.requireSessionRow(input.sessionId);
-        const record = this.messages.append(sessionRow, input.sessionId, input);
-        this.sessions.touchRow(sessionRow);
-        return record;
-      });
+      this.appendInTransaction = this.atomically(
+        (input: NewMessage, indexLater: boolean, keep?: KeptIdentity) => {
+          const sessionRow = this.requireSessionRow(input.sessionId);
+          const record = this.messages.append(sessionRow, input.sessionId, input, keep, indexLater);
+          // A deferred message moves its session to the top when it is settled.
+          if (!indexLater) this.sessions.touchRow(sessionRow);
+          return record;
+        },
+      );
       this.updateInTransaction = this.atomically((id: string, patch: MessagePatch) => {
         if (!this.messages.update(id, patch)) throw SessionStoreError.notFound(this.file, "message", id);
         const sessionRow = this.messages.sessionRowOf(id);
         if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
         return this.messages.get(id) as MessageRecord;
       });
+      this.settleInTransaction = this.atomically((id: string) => {
+        if (!this.messages.settleUser(id)) return;
+        const sessionRow = this.messages.sessionRowOf(id);
+        if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
+      });
       this.interruptedAtOpen = this.messages.markStreamingAsInterrupted();
+      this.notSentAtOpen = this.messages.markPendingAsNotSent();
     } catch (error) {
       this.db.close();
       throw translateSqliteError(error, this.file);
@@ -123,9 +142,32 @@ export class SessionStore {
 
   // Messages
 
-  /** Appends to the end of the session's transcript and marks the session as updated. */
-  appendMessage(input: NewMessage): MessageRecord {
-    return this.guard(() => this.appendInTransaction(input));
+  /**
+   * Appends to the end of the session's transcript and marks the session as updated. `keep` gives
+   * the id and creation time of a message already announced to clients (see `nextSeq`).
+   */
+  appendMessage(input: NewMessage, keep?: KeptIdentity): MessageRecord {
+    return this.guard(() => this.appendInTransaction(input, false, keep));
+  }
+
+  /** The `seq` the next appended message of the session gets. */
+  nextSeq(sessionId: string): number {
+    return this.guard(() => this.messages.nextSeq(this.requireSessionRow(sessionId)));
+  }
+
+  /**
+   * Appends a person's message as cheaply as a durable write can be: its search indexing and the
+   * session's move to the top wait for `settleUserMessage` (the turn calls it once the first token
+   * is shown). Until then the row reads as `streaming`; a crash in between is settled at the next
+   * open, so the message is never lost and ends up searchable either way.
+   */
+  appendUserMessageIndexLater(input: NewMessage & { role: "user" }): MessageRecord {
+    return this.guard(() => this.appendInTransaction(input, true));
+  }
+
+  /** Completes a message of `appendUserMessageIndexLater`; a no-op when already settled. */
+  settleUserMessage(messageId: string): void {
+    this.guard(() => this.settleInTransaction(messageId));
   }
 
   /**

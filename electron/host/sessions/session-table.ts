@@ -5,7 +5,7 @@ import type { NewSession, SessionRecord, SessionSnapshot, SessionSummary, TitleS
 
 export const DEFAULT_SESSION_TITLE = "New chat";
 
-type SessionRow = {
+export type SessionRow = {
   row: number;
   id: string;
   title: string;
@@ -14,7 +14,7 @@ type SessionRow = {
   updated_at: number;
 };
 
-const summaryColumns = "row, id, title, title_state, created_at, updated_at";
+export const summaryColumns = "row, id, title, title_state, created_at, updated_at";
 
 /** The sessions table: one row per conversation. Statements are prepared once. */
 export class SessionTable {
@@ -27,6 +27,8 @@ export class SessionTable {
   private readonly touchStmt: Statement<[number, string]>;
   private readonly touchRowStmt: Statement<[number, number]>;
   private readonly deleteStmt: Statement<[string]>;
+  /** id → row: a session's row never changes, and every write of a turn looks it up. */
+  private readonly rows = new Map<string, number>();
 
   constructor(
     db: Database,
@@ -53,7 +55,15 @@ export class SessionTable {
     const now = this.clock.now();
     const title = input.title?.trim() || DEFAULT_SESSION_TITLE;
     const titleState: TitleState = input.title?.trim() ? "set" : "pending";
-    this.insertStmt.run(id, title, titleState, JSON.stringify(input.snapshot), now, now);
+    const { lastInsertRowid } = this.insertStmt.run(
+      id,
+      title,
+      titleState,
+      JSON.stringify(input.snapshot),
+      now,
+      now,
+    );
+    this.rows.set(id, Number(lastInsertRowid));
     return {
       id,
       title,
@@ -72,7 +82,11 @@ export class SessionTable {
 
   /** The internal row number that messages and usage point at, or undefined for an unknown id. */
   rowOf(id: string): number | undefined {
-    return this.byIdStmt.get(id)?.row;
+    const known = this.rows.get(id);
+    if (known !== undefined) return known;
+    const row = this.byIdStmt.get(id)?.row;
+    if (row !== undefined) this.rows.set(id, row);
+    return row;
   }
 
   list(limit: number, offset: number): SessionSummary[] {
@@ -99,6 +113,7 @@ export class SessionTable {
 
   /** Messages and usage rows go with it (ON DELETE CASCADE). */
   delete(id: string): boolean {
+    this.rows.delete(id);
     return this.deleteStmt.run(id).changes > 0;
   }
 }

@@ -8,8 +8,10 @@ import type { ChatEngine } from "../llm/chat-engine.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import { resolveAuxiliaryRoute } from "../models/auxiliary-route.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
+import { isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
+import { usageEntry } from "./usage-ledger.js";
 
 export const MAX_TITLE_LENGTH = 60;
 
@@ -22,6 +24,8 @@ export function cleanTitle(raw: string): string {
   let text = raw
     .replace(/<(think|thinking|reasoning|reflection)>[\s\S]*?<\/\1>/gi, " ")
     .replace(/<(think|thinking|reasoning|reflection)>[\s\S]*$/gi, " ")
+    // Some servers keep the opening tag in the prompt: everything before a lone closing tag is reasoning.
+    .replace(/^[\s\S]*<\/(think|thinking|reasoning|reflection)>/i, " ")
     .replace(/<\/?[a-z_]+>/gi, " ");
   const firstLine =
     text
@@ -31,9 +35,9 @@ export function cleanTitle(raw: string): string {
   text = firstLine
     .replace(/^(title|session title)\s*:\s*/i, "")
     .replace(/[*_`#]+/g, "")
-    .replace(/["“”„«»]/g, "")
-    // Single quotes only at the ends: inside a title they are apostrophes ("Don't panic").
-    .replace(/^['‘’]+|['‘’]+$/g, "")
+    .replace(/["“”„«»‘‚‹›「」『』]/g, "")
+    // A single quote between two letters is an apostrophe ("Don't panic"); anywhere else it quotes.
+    .replace(/(?<![\p{L}\p{N}])['’]|['’](?![\p{L}\p{N}])/gu, "")
     .replace(/\s+/g, " ")
     .trim()
     .replace(/[.!?,;:…\s]+$/u, "");
@@ -68,7 +72,9 @@ export class TitleGenerator {
       if (!session || session.titleState !== "pending") return null;
       const exchange = store()
         .listMessages(sessionId)
-        .filter((m) => (m.role === "user" || m.role === "assistant") && m.content && m.meta.pending !== true)
+        .filter(
+          (m) => (m.role === "user" || m.role === "assistant") && m.content && !isPending(m) && !isNotSent(m),
+        )
         .slice(0, 4)
         .map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.content.slice(0, 2_000)}`)
         .join("\n\n");
@@ -83,14 +89,7 @@ export class TitleGenerator {
         max_tokens: 64,
         temperature: 0.3,
       });
-      store().addUsage(sessionId, {
-        category: "title_generation",
-        inputTokens: outcome.usage.inputTokens,
-        outputTokens: outcome.usage.outputTokens,
-        cacheReadTokens: outcome.usage.cacheReadTokens,
-        cacheWriteTokens: outcome.usage.cacheWriteTokens,
-        costUsd: outcome.usage.costUsd,
-      });
+      store().addUsage(sessionId, usageEntry("title_generation", outcome.usage));
       await this.deps.hooks.fire("post_auxiliary_call", { ...scope, usage: outcome.usage });
       const title = cleanTitle(outcome.text);
       if (!title) throw new Error("the model answered no usable title");

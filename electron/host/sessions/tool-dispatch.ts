@@ -22,6 +22,8 @@ export interface ToolScope {
   sessionId: string;
   gatewaySessionKey: string;
   signal: AbortSignal;
+  /** `plugin_fork:<id>` inside a fork; absent for chat turns (SPEC §5.2). */
+  turnOrigin?: string;
 }
 
 export function toolDefinitions(tools: ToolRegistry): ToolDefinition[] {
@@ -49,7 +51,13 @@ export async function runToolCall(
     return fail(`Error: the arguments for ${name} are not valid JSON; send them again as a JSON object.`);
   }
   const hookScope = { sessionId: scope.sessionId, gatewaySessionKey: scope.gatewaySessionKey };
-  const gate = await deps.hooks.gateTool({ ...hookScope, toolName: name, args });
+  // `turnOrigin` is always a key of the payload (SPEC §5.3); its value is absent outside a fork.
+  const gate = await deps.hooks.gateTool({
+    ...hookScope,
+    toolName: name,
+    args,
+    turnOrigin: scope.turnOrigin,
+  });
   if (gate.blocked) {
     return {
       status: "blocked",
@@ -61,7 +69,12 @@ export async function runToolCall(
   let content: string;
   try {
     result = await untilAborted(
-      Promise.resolve().then(() => tool.handler(args, { sessionId: scope.sessionId })),
+      Promise.resolve().then(() =>
+        tool.handler(args, {
+          sessionId: scope.sessionId,
+          ...(scope.turnOrigin ? { turnOrigin: scope.turnOrigin } : {}),
+        }),
+      ),
       scope.signal,
     );
     // Handlers report failures as `{error: "…"}` (the plugin SDK's documented way).

@@ -4,6 +4,7 @@
  * and always announces how it finished — whatever failed on the way.
  */
 import type { Clock } from "../clock.js";
+import type { Settings } from "../config/config-schema.js";
 import type { SettingsStore } from "../config/settings-store.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
@@ -14,7 +15,7 @@ import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
-import type { SessionSnapshot } from "./types.js";
+import type { SessionRecord, SessionSnapshot } from "./types.js";
 
 export interface TurnRunnerDeps {
   engine: ChatEngine;
@@ -29,19 +30,21 @@ export interface TurnRunnerDeps {
 }
 
 export interface TurnSpec {
-  sessionId: string;
+  /** The session as read when the message arrived; its snapshot never changes. */
+  session: SessionRecord;
   turnId: string;
   origin: TurnOrigin;
   gatewaySessionKey: string;
   /** The person's (or plugin's) message that started the turn. */
   userText: string;
+  /** A message of `Transcript.appendUserIndexLater` the turn settles once its first reply is written. */
+  unsettledUserMessageId?: string;
   signal: AbortSignal;
   takeSteers: () => void;
 }
 
 /** The session's frozen main model, on the provider endpoint as configured now, then the fallbacks. */
-export function turnRoutes(snapshot: SessionSnapshot, settings: SettingsStore): Route[] {
-  const current = settings.get();
+export function turnRoutes(snapshot: SessionSnapshot, current: Settings): Route[] {
   const { provider, model } = snapshot.mainRoute;
   // A session created before any model was set adopts the main model of the moment.
   const main = provider && model ? routeFor(current, provider, model) : mainRoute(current);
@@ -52,17 +55,25 @@ export class TurnRunner {
   constructor(private readonly deps: TurnRunnerDeps) {}
 
   async run(spec: TurnSpec): Promise<AgentLoopResult> {
-    const { sessionId, turnId } = spec;
+    const sessionId = spec.session.id;
+    const { turnId } = spec;
     const { transcript } = this.deps;
     transcript.emit("session.turn.started", sessionId, { turnId, origin: spec.origin });
+    const settleUser = this.settlerFor(spec.unsettledUserMessageId);
     let result: AgentLoopResult;
     try {
-      result = await this.runLoop(spec);
+      result = await this.runLoop(spec, settleUser);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.deps.log.write("ERROR", "chat_turn_failed", { session: sessionId, turn: turnId, error: message });
       this.recordFailure(spec, message);
       result = { status: "error", error: message, reply: "" };
+    }
+    try {
+      // A turn that ended before any reply was written (no model set, stopped early) still owes it.
+      settleUser();
+    } catch {
+      // The store is failing; the message is on disk and the next open settles it.
     }
     transcript.emit("session.turn.finished", sessionId, {
       turnId,
@@ -72,12 +83,29 @@ export class TurnRunner {
     return result;
   }
 
-  private async runLoop(spec: TurnSpec): Promise<AgentLoopResult> {
-    const { sessionId, turnId, gatewaySessionKey } = spec;
-    const session = this.deps.store().getSession(sessionId);
-    if (!session) throw new Error(`The session ${sessionId} no longer exists.`);
-    const routes = turnRoutes(session.snapshot, this.deps.settings);
-    await this.deps.hooks.fire("pre_llm_call", { sessionId, gatewaySessionKey, userMessage: spec.userText });
+  /** Idempotent: the first call writes, later ones (and a turn without such a message) do nothing. */
+  private settlerFor(messageId: string | undefined): () => void {
+    let pending = messageId;
+    return () => {
+      if (pending === undefined) return;
+      const id = pending;
+      pending = undefined;
+      this.deps.transcript.settleUser(id);
+    };
+  }
+
+  private async runLoop(spec: TurnSpec, settleUser: () => void): Promise<AgentLoopResult> {
+    const { turnId, gatewaySessionKey, session } = spec;
+    const sessionId = session.id;
+    // Settings are read once per turn: the routes below carry everything the requests need.
+    const routes = turnRoutes(session.snapshot, this.deps.settings.get());
+    if (this.deps.hooks.count("pre_llm_call")) {
+      await this.deps.hooks.fire("pre_llm_call", {
+        sessionId,
+        gatewaySessionKey,
+        userMessage: spec.userText,
+      });
+    }
     const result = await runAgentLoop(this.deps, {
       sessionId,
       turnId,
@@ -86,6 +114,7 @@ export class TurnRunner {
       routes,
       signal: spec.signal,
       takeSteers: spec.takeSteers,
+      settleUser,
     });
     if (result.status === "ok") {
       await this.deps.hooks.fire("post_llm_call", {
@@ -104,7 +133,7 @@ export class TurnRunner {
   private recordFailure(spec: TurnSpec, message: string): void {
     try {
       this.deps.transcript.append({
-        sessionId: spec.sessionId,
+        sessionId: spec.session.id,
         turnId: spec.turnId,
         role: "assistant",
         status: "error",

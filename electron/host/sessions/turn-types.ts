@@ -17,6 +17,17 @@ export type SendDisposition = MessageDisposition;
 
 export type SendResult = { turnId: string; disposition: SendDisposition };
 
+/**
+ * The abort reason when the host shuts down mid-turn: the partial reply is kept as `interrupted`
+ * (as after a crash), not `stopped`, because the person did not stop it.
+ */
+export class HostShutdownAbort extends Error {
+  override readonly name = "HostShutdownAbort";
+  constructor() {
+    super("Hermes Desktop was closing; the reply so far is kept. Send a message to continue.");
+  }
+}
+
 /** Event names and payloads, exactly as SPEC §11 lists them, plus the app's own. */
 export interface SessionEventPayloads {
   "session.turn.started": { turnId: string; origin: TurnOrigin };

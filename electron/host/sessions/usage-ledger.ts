@@ -1,6 +1,25 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { Clock } from "../clock.js";
-import type { UsageEntry, UsageRow } from "./types.js";
+import type { Usage } from "../llm/usage.js";
+import type { UsageCategory, UsageEntry, UsageRow } from "./types.js";
+
+const fixedCategories = new Set(["chat", "title_generation", "compression", "vision", "background_review"]);
+
+export function isUsageCategory(category: string): category is UsageCategory {
+  return fixedCategories.has(category) || /^plugin_(llm|side_question|fork):[a-z0-9_-]{1,64}$/.test(category);
+}
+
+/** A model call's usage as a ledger entry of `category`. */
+export function usageEntry(category: UsageCategory, usage: Usage): UsageEntry {
+  return {
+    category,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    costUsd: usage.costUsd,
+  };
+}
 
 type InsertParams = [number, string, number, number, number, number, number | null, number];
 

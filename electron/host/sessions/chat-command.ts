@@ -1,0 +1,58 @@
+/**
+ * A plugin's slash command typed in the chat (SPEC §5.2): the exchange is recorded in the
+ * transcript (marked `command`, so the model never sees it) and the handler's answer, or its
+ * failure in plain words, becomes the reply. It runs beside any turn, never queued behind one.
+ */
+import { randomUUID } from "node:crypto";
+import type { AgentLog } from "../logging/agent-log.js";
+import type { RegisteredCommand } from "../plugins/command-registry.js";
+import type { Transcript } from "./transcript.js";
+import type { SendResult } from "./turn-types.js";
+
+export interface ChatCommandDeps {
+  transcript: Transcript;
+  log: AgentLog;
+  /** Keeps the handler's work visible to shutdown and tests. */
+  track: (work: Promise<unknown>) => void;
+}
+
+export interface ChatCommandCall {
+  sessionId: string;
+  text: string;
+  command: RegisteredCommand;
+  rawArgs: string;
+  gatewaySessionKey: string;
+}
+
+export function runChatCommand(deps: ChatCommandDeps, call: ChatCommandCall): SendResult {
+  const { sessionId, command, gatewaySessionKey } = call;
+  const turnId = randomUUID();
+  const meta = { command: command.name, pluginId: command.pluginId };
+  deps.transcript.append({ sessionId, turnId, role: "user", content: call.text.trim(), meta });
+  const run = Promise.resolve()
+    .then(() => command.handler(call.rawArgs, { sessionId, gatewaySessionKey }))
+    .then(
+      (output) => {
+        const content =
+          typeof output === "string" ? output : output === undefined ? "" : JSON.stringify(output);
+        deps.transcript.append({ sessionId, turnId, role: "assistant", content, meta });
+      },
+      (error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        deps.log.write("WARN", "command_failed", {
+          plugin: command.pluginId,
+          command: command.name,
+          error: reason,
+        });
+        deps.transcript.append({
+          sessionId,
+          turnId,
+          role: "assistant",
+          status: "error",
+          meta: { ...meta, error: `/${command.name} failed: ${reason}` },
+        });
+      },
+    );
+  deps.track(run);
+  return { turnId, disposition: "started" };
+}

@@ -1,0 +1,205 @@
+// stream_render (SPEC §12): tokens per second the renderer shows while a fast stream comes in
+// (a loopback OpenAI-format server sends 20,000 tokens at 5,000 tokens/s through the real web
+// host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import WebSocket from "ws";
+import { findChromium } from "../find-chromium.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const totalTokens = 20_000;
+const tokensPerSecond = 5_000;
+const tickMs = 10;
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** Token i of the reply: a word, with a paragraph break every 80 tokens (Markdown blocks). */
+const token = (i) => (i % 80 === 79 ? `w${i}\n\n` : `w${i} `);
+
+/** The provider: the first streamed request gets the long reply; others (the title) a short one. */
+function startProvider() {
+  let served = false;
+  const server = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    if (req.url?.endsWith("/models")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: [{ id: "bench-model", object: "model" }] }));
+      return;
+    }
+    const request = JSON.parse(body || "{}");
+    const frame = (delta, extra = {}) =>
+      `data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+    if (!request.stream) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id: "t",
+          object: "chat.completion",
+          created: 0,
+          model: "bench-model",
+          choices: [
+            { index: 0, message: { role: "assistant", content: "Bench chat" }, finish_reason: "stop" },
+          ],
+          usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+        }),
+      );
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.write(frame({ role: "assistant", content: "" }));
+    const count = served ? 3 : totalTokens;
+    served = true;
+    const perTick = (tokensPerSecond * tickMs) / 1000;
+    const started = performance.now();
+    let sent = 0;
+    while (sent < count && !res.destroyed) {
+      // Pace by the clock, not by tick count, so timer drift doesn't slow the stream down.
+      const due = Math.min(
+        count,
+        Math.floor(((performance.now() - started) / 1000) * tokensPerSecond) + perTick,
+      );
+      let chunk = "";
+      for (; sent < due; sent++) chunk += frame({ content: token(sent) });
+      res.write(chunk);
+      await new Promise((r) => setTimeout(r, tickMs));
+    }
+    res.write(frame({}, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
+    res.write(
+      `data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [], usage: { prompt_tokens: 5, completion_tokens: count, total_tokens: count + 5 } })}\n\n`,
+    );
+    res.end("data: [DONE]\n\n");
+  });
+  server.listen(0, "127.0.0.1");
+  return once(server, "listening").then(() => ({
+    server,
+    baseURL: `http://127.0.0.1:${server.address().port}/v1`,
+  }));
+}
+
+function startHost(home) {
+  const child = spawn(process.execPath, [join(root, "out", "app", "web.js"), "--port", "0", "--home", home], {
+    cwd: root,
+    env: process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`web host exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+async function rpc(launchUrl, calls) {
+  const url = new URL(launchUrl);
+  const token = url.searchParams.get("token");
+  const ws = new WebSocket(`ws://${url.host}/rpc`, { headers: { Authorization: `Bearer ${token}` } });
+  await once(ws, "open");
+  let id = 0;
+  for (const [method, params] of calls) {
+    const myId = ++id;
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: myId, method, params }));
+    for (;;) {
+      const [data] = await once(ws, "message");
+      const frame = JSON.parse(String(data));
+      if (frame.id !== myId) continue;
+      if (frame.error) throw new Error(`${method}: ${frame.error.message}`);
+      break;
+    }
+  }
+  ws.close();
+}
+
+/** In the page: text growth of the reply per animation frame, and long tasks. */
+const pageProbe = () => {
+  window.__bench = { tasks: [], samples: [], gaps: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__bench.tasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: "longtask", buffered: true });
+  let last = 0;
+  const sample = (now) => {
+    const reply = document.querySelector('article[data-role="assistant"]');
+    if (reply) {
+      const length = reply.textContent.length;
+      const samples = window.__bench.samples;
+      if (!samples.length || samples[samples.length - 1][1] !== length) samples.push([now, length]);
+      if (last) window.__bench.gaps.push([now, now - last]);
+    }
+    last = now;
+    requestAnimationFrame(sample);
+  };
+  requestAnimationFrame(sample);
+};
+
+export async function run() {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error("no Chromium found (apt-get install chromium)");
+  const home = mkdtempSync(join(tmpdir(), "hermes-bench-stream-"));
+  const provider = await startProvider();
+  const host = startHost(home);
+  const browser = await chromium.launch({ executablePath, args: chromiumArgs });
+  try {
+    const launchUrl = await host.url;
+    if (process.env.BENCH_DEBUG) console.error("host at", launchUrl);
+    // No apiKey: nothing goes to the keychain, so the bench needs no Secret Service.
+    await rpc(launchUrl, [
+      ["providers.save", { id: "bench", name: "Bench", base_url: provider.baseURL }],
+      ["model.set", { scope: "main", provider: "bench", model: "bench-model" }],
+    ]);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(pageProbe);
+    await page.goto(launchUrl);
+    if (process.env.BENCH_DEBUG) {
+      await page.waitForTimeout(4000);
+      await page.screenshot({ path: "/tmp/bench-shot.png" });
+      console.error("shot");
+    }
+    const box = page.getByRole("combobox", { name: "Message", exact: true });
+    await box.waitFor({ state: "visible" });
+    await page.waitForFunction(() => !document.querySelector('textarea[aria-label="Message"]')?.disabled);
+    await box.fill("Stream a long answer");
+    await box.press("Enter");
+    if (process.env.BENCH_DEBUG) console.error("sent", new Date().toISOString());
+    await page.locator('article[data-role="assistant"][data-status="complete"]').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(200);
+    const { samples, tasks, gaps } = await page.evaluate(() => window.__bench);
+    const withText = samples.filter(([, length]) => length > 0);
+    if (withText.length < 2) throw new Error("the reply never grew on screen");
+    const [firstTime] = withText[0];
+    const [lastTime, finalLength] = withText[withText.length - 1];
+    // Only what happened while the reply streamed: page load and start-up are cold_start's business.
+    const during = ([time]) => time >= firstTime - 50 && time <= lastTime;
+    const longest = Math.max(0, ...tasks.filter(during).map(([, duration]) => duration));
+    const maxGap = Math.max(0, ...gaps.filter(during).map(([, gap]) => gap));
+    if (process.env.BENCH_DEBUG)
+      console.error({ tasks, first: firstTime, last: lastTime, gaps: gaps.filter(([, g]) => g > 50) });
+    const shownRate = totalTokens / ((lastTime - firstTime) / 1000);
+    const ratio = shownRate / tokensPerSecond;
+    return [
+      `stream_render: ${Math.round(shownRate)} tokens/s shown (provider ${tokensPerSecond} tokens/s; ratio ${ratio.toFixed(2)}x), longest task ${Math.round(longest)} ms (longest frame gap ${Math.round(maxGap)} ms; ${withText.length} text updates, ${finalLength} chars)`,
+    ];
+  } finally {
+    await browser.close();
+    host.child.kill();
+    provider.server.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
