@@ -101,10 +101,19 @@ export class ChatEngine {
     options.signal?.addEventListener("abort", abortFromCaller, { once: true });
     if (options.signal?.aborted) watchdog.abort();
     let idle = false;
-    let timer = this.clock.setTimeout(() => ((idle = true), watchdog.abort()), idleMs);
+    // One timer for the whole stream: a chunk only stamps the time, and the timer re-arms itself
+    // for the rest of the window when it fires early — no timer churn per chunk.
+    let lastActivity = this.clock.now();
+    const check = () => {
+      const quietFor = this.clock.now() - lastActivity;
+      if (quietFor >= idleMs) {
+        idle = true;
+        watchdog.abort();
+      } else timer = this.clock.setTimeout(check, idleMs - quietFor);
+    };
+    let timer = this.clock.setTimeout(check, idleMs);
     const kick = () => {
-      this.clock.clearTimeout(timer);
-      timer = this.clock.setTimeout(() => ((idle = true), watchdog.abort()), idleMs);
+      lastActivity = this.clock.now();
     };
 
     let text = "";

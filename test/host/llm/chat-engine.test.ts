@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../electron/host/clock.js";
 import { ChatEngine } from "../../../electron/host/llm/chat-engine.js";
 import { runWithFallback } from "../../../electron/host/llm/fallback.js";
 import { ProviderRequestError } from "../../../electron/host/llm/provider-request-error.js";
@@ -126,5 +127,28 @@ describe("ChatEngine", () => {
       ),
     ).rejects.toMatchObject({ status: 401 });
     expect(backup.requests).toHaveLength(1);
+  });
+
+  it("gives up on a stream that goes quiet for the idle window, keeping what came (injected clock)", async () => {
+    const clock = new ManualClock();
+    const quietEngine = new ChatEngine(vault, clock);
+    primary.fault({ kind: "stall", afterChunks: 3 });
+    let deltas = 0;
+    let sawTwo!: () => void;
+    const twoDeltas = new Promise<void>((resolve) => (sawTwo = resolve));
+    const pending = quietEngine.stream(
+      route(primary),
+      { messages: [{ role: "user", content: "one two three four" }] },
+      { timeoutMs: 1000, onDelta: () => ++deltas === 2 && sawTwo() },
+    );
+    await twoDeltas;
+    clock.advance(600);
+    clock.advance(300);
+    expect(deltas).toBe(2);
+    clock.advance(200);
+    await expect(pending).rejects.toMatchObject({
+      kind: "timeout",
+      message: expect.stringContaining("stopped sending"),
+    });
   });
 });

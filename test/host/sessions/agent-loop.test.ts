@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results and event payloads are read as plain JSON here. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { HookName } from "../../../electron/host/plugins/hook-types.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
@@ -207,5 +207,61 @@ describe("the agent loop", () => {
     ]);
     // The command exchange never reaches the model.
     expect(streamed(rig)[0].messages).toEqual([{ role: "user", content: "/nope hello" }]);
+  });
+});
+
+describe("the tool gate", () => {
+  it("a pre_tool_call hook that does not answer in time blocks the tool (fails closed)", async () => {
+    let ran = false;
+    rig.host.pluginRegistries.tools.register({
+      pluginId: "kit",
+      name: "launch",
+      toolset: "kit",
+      description: "launches",
+      parameters: { type: "object" },
+      handler: () => ((ran = true), "launched"),
+    });
+    rig.host.pluginRegistries.hooks.register(
+      "slow-guard",
+      "pre_tool_call",
+      () => new Promise(() => undefined),
+    );
+    rig.main.enqueue(
+      { kind: "tool_calls", toolCalls: [{ id: "t1", name: "launch", arguments: {} }] },
+      "Blocked.",
+    );
+    const { sessionId } = await rig.ok("session.create", { title: "Gate" });
+    await rig.ok("session.send", { sessionId, text: "Launch it" });
+    await rig.waitForEvent("session.message", (p) => p.message.meta.toolCalls?.length === 1);
+    await vi.waitFor(() => expect(fired.some((f) => f.name === "pre_tool_call")).toBe(true));
+    rig.clock.advance(30_000);
+    await rig.idle(sessionId);
+    expect(ran).toBe(false);
+    const tool = (await rig.ok("session.messages", { sessionId })).messages.find(
+      (m: any) => m.role === "tool",
+    );
+    expect(tool.meta.toolStatus).toBe("blocked");
+    expect(tool.content).toMatch(/blocked by plugin 'slow-guard': .*did not answer in time/);
+    // The payload names every key of SPEC §5.3, turnOrigin included (absent outside a fork).
+    const payload = fired.find((f) => f.name === "pre_tool_call")!.payload;
+    expect(Object.keys(payload).sort()).toEqual([
+      "args",
+      "gatewaySessionKey",
+      "sessionId",
+      "toolName",
+      "turnOrigin",
+    ]);
+    expect(payload.turnOrigin).toBeUndefined();
+  });
+
+  it("an injected turn fires its hooks with the key of the window that owns the session", async () => {
+    rig.main.enqueue("Injected answer");
+    const { sessionId } = await rig.ok("session.create", { title: "Owned" }, "window-3");
+    expect(rig.host.sessions.inject(sessionId, "From a plugin", "kit")).toBe(true);
+    await rig.idle(sessionId);
+    const pre = fired.find((f) => f.name === "pre_llm_call")!.payload;
+    expect(pre).toEqual({ sessionId, gatewaySessionKey: "window-3", userMessage: "From a plugin" });
+    expect(rig.events("session.turn.started", sessionId)[0].origin).toBe("plugin:kit");
+    expect(rig.host.sessions.inject("no-such-session", "x", "kit")).toBe(false);
   });
 });

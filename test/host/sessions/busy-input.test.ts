@@ -192,3 +192,56 @@ describe("busy input", () => {
     expect(rig.events("session.turn.started", sessionId)).toHaveLength(4);
   });
 });
+
+describe("late steers", () => {
+  it("run together as the very next turn, ahead of messages queued before them", async () => {
+    const { sessionId } = await rig.ok("session.create", { title: "Late steers" });
+    // The final answer streams slowly: steers sent meanwhile miss its last step.
+    rig.main.enqueue({
+      kind: "text",
+      content: "a slow final answer that takes a while",
+      tokensPerSecond: 40,
+    });
+    const first = await rig.ok("session.send", { sessionId, text: "Explain X" });
+    await rig.waitForEvent("session.delta", (p) => p.turnId === first.turnId);
+    const queued = await rig.ok("session.send", { sessionId, text: "Then explain Y", mode: "queue" });
+    const s1 = await rig.ok("session.send", { sessionId, text: "/steer shorter" });
+    const s2 = await rig.ok("session.send", { sessionId, text: "and in French", mode: "steer" });
+    expect([s1.disposition, s2.disposition]).toEqual(["steered", "steered"]);
+    rig.main.enqueue("Plus court.", "Y explained.");
+    await rig.idle(sessionId);
+
+    const started = rig.events("session.turn.started", sessionId).map((e) => e.turnId);
+    expect(started).toHaveLength(3);
+    expect(started[2]).toBe(queued.turnId);
+    const users = (await transcript(sessionId)).filter((m: any) => m.role === "user");
+    expect(users.map((m: any) => [m.content, m.turnId === started[1], m.pending])).toEqual([
+      ["Explain X", false, undefined],
+      ["shorter", true, undefined],
+      ["and in French", true, undefined],
+      ["Then explain Y", false, undefined],
+    ]);
+    // The steers' turn answers X's reply, before Y is asked.
+    expect(convo(streamed()[1]).slice(-3)).toEqual([
+      { role: "assistant", content: "a slow final answer that takes a while" },
+      { role: "user", content: "shorter" },
+      { role: "user", content: "and in French" },
+    ]);
+  });
+
+  it("several interrupts keep their arrival order, ahead of the queue", async () => {
+    const { sessionId } = await rig.ok("session.create", { title: "Interrupts" });
+    await runningTurn(sessionId);
+    const q = await rig.ok("session.send", { sessionId, text: "queued", mode: "queue" });
+    const r1 = await rig.ok("session.send", { sessionId, text: "do A instead", mode: "interrupt" });
+    const r2 = await rig.ok("session.send", { sessionId, text: "no, B", mode: "interrupt" });
+    rig.main.enqueue("A", "B", "Q");
+    await rig.idle(sessionId);
+    expect(
+      rig
+        .events("session.turn.started", sessionId)
+        .map((e) => e.turnId)
+        .slice(1),
+    ).toEqual([r1.turnId, r2.turnId, q.turnId]);
+  });
+});

@@ -229,6 +229,11 @@ describe("title cleaning", () => {
     expect(cleanTitle('<think>long\nthoughts</think>\n"Trip to Rome!"')).toBe("Trip to Rome");
     expect(cleanTitle("Title: **Don't panic**.")).toBe("Don't panic");
     expect(cleanTitle("<reasoning>unfinished")).toBe("");
+    // A server that keeps the opening tag in the prompt sends only the closing one.
+    expect(cleanTitle("The user asks about bread, so maybe\n</think>\n'Sourdough basics'")).toBe(
+      "Sourdough basics",
+    );
+    expect(cleanTitle("«Trip» ‘planning’ for 'the kids' it’s")).toBe("Trip planning for the kids it’s");
     const long = cleanTitle("word ".repeat(40));
     expect(long.length).toBeLessThanOrEqual(60);
     expect(long.endsWith("word")).toBe(true);

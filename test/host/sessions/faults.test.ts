@@ -60,6 +60,16 @@ describe("fallback providers", () => {
     expect(r.events("session.turn.finished", sessionId)[0].status).toBe("ok");
   });
 
+  it("the provider client makes no retries of its own", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "http_error", status: 503, message: "overloaded" });
+    const { sessionId } = await rig.ok("session.create", { title: "No retries" });
+    await rig.ok("session.send", { sessionId, text: "Hi" });
+    await rig.idle(sessionId);
+    expect(rig.main.requests).toHaveLength(1);
+    expect((await lastReply(rig, sessionId)).meta.error).toMatch(/Main answered 503/);
+  });
+
   it("does not fall back on other errors", async () => {
     rig = await startSessionRig({
       configure: (doc) => void (doc.fallback_providers = [{ provider: "backup", model: "x" }]),
@@ -173,7 +183,13 @@ describe("store faults", () => {
       expect(reply.error?.data.reason).toBe("store_error");
       expect(reply.error?.message).toMatch(/damaged or is not a SQLite database.*move the file aside/);
       expect(readFileSync(file).equals(garbage)).toBe(true);
-      expect((await rig.call("host.info", {})).result).toMatchObject({ mode: "web" });
+      const info = (await rig.call("host.info", {})).result;
+      expect(info).toMatchObject({ mode: "web" });
+      expect(info.notices).toContainEqual({
+        kind: "session_store",
+        message: expect.stringMatching(/^Chats are unavailable: The session store .* is damaged/),
+      });
+      expect((await rig.call("settings.get", {})).error).toBeUndefined();
     } finally {
       await rig?.dispose();
       rig = null;
@@ -252,6 +268,94 @@ describe("restarts", () => {
       { role: "assistant", content: "It was " },
       { role: "user", content: "Go on" },
     ]);
+  });
+});
+
+describe("durability and restarts of a running chat", () => {
+  it("the person's message is on disk before the first token is shown", async () => {
+    rig = await startSessionRig();
+    rig.main.enqueue("Streaming now");
+    const { sessionId } = await rig.ok("session.create", { title: "Durable" });
+    const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
+    const seenAtFirstDelta: unknown[] = [];
+    const unsubscribe = rig.host.events.subscribe((frame) => {
+      if (frame.params.type === "session.delta" && seenAtFirstDelta.length === 0) {
+        seenAtFirstDelta.push(
+          reader.prepare("SELECT content FROM messages WHERE role = 'user'").pluck().all(),
+        );
+      }
+    });
+    try {
+      await rig.ok("session.send", { sessionId, text: "Keep this safe" });
+      await rig.idle(sessionId);
+    } finally {
+      unsubscribe();
+      reader.close();
+    }
+    expect(seenAtFirstDelta).toEqual([["Keep this safe"]]);
+    // …and once the reply started it is complete and searchable.
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages[0]).toMatchObject({ content: "Keep this safe", status: "complete" });
+    expect((await rig.ok("session.list", { query: "safe" })).sessions.map((s: any) => s.sessionId)).toEqual([
+      sessionId,
+    ]);
+  });
+
+  it("a host closed mid-reply keeps the partial reply as interrupted, not stopped", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "stall", afterChunks: 3 });
+    rig.main.enqueue("one two three four");
+    const { sessionId } = await rig.ok("session.create", { title: "Quit" });
+    await rig.ok("session.send", { sessionId, text: "Count" });
+    await rig.waitForEvent("session.delta", (p) => p.text === "two ");
+    await rig.restart();
+    expect(await lastReply(rig, sessionId)).toMatchObject({ content: "one two ", status: "interrupted" });
+  });
+
+  it("messages still waiting when the host quit are marked not sent, kept from the model, and can be sent again", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "stall", afterChunks: 2 });
+    const { sessionId } = await rig.ok("session.create", { title: "Unsent" });
+    await rig.ok("session.send", { sessionId, text: "First" });
+    await rig.waitForEvent("session.delta");
+    await rig.ok("session.send", { sessionId, text: "Queued one", mode: "queue" });
+    await rig.ok("session.send", { sessionId, text: "A steer", mode: "steer" });
+    await rig.restart();
+
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    const unsent = messages.filter((m: any) => m.meta.notSent);
+    expect(unsent.map((m: any) => [m.content, m.status, m.meta.pending])).toEqual([
+      ["Queued one", "interrupted", undefined],
+      ["A steer", "interrupted", undefined],
+    ]);
+    const info = (await rig.ok("host.info", {})) as any;
+    expect(info.notices).toContainEqual({
+      kind: "session_store",
+      message: expect.stringMatching(/^2 messages waiting to be sent .* marked “Not sent”/),
+    });
+    expect((await rig.ok("session.get", { sessionId })).queued).toBe(0);
+
+    // Regenerate answers the last message; a not-sent one is sent for real (regenerate doubles as retry).
+    rig.main.enqueue("Retried answer", "Fresh answer");
+    await rig.ok("session.regenerate", { sessionId });
+    await rig.idle(sessionId);
+    expect(convoOf(rig.main.lastRequest()!.body).map((m: any) => m.content)).toEqual([
+      "First",
+      "Echo: ",
+      "A steer",
+    ]);
+    await rig.ok("session.send", { sessionId, text: "Something new" });
+    await rig.idle(sessionId);
+    expect(convoOf(rig.main.lastRequest()!.body).map((m: any) => m.content)).toEqual([
+      "First",
+      "Echo: ",
+      "A steer",
+      "Retried answer",
+      "Something new",
+    ]);
+    const after = (await rig.ok("session.messages", { sessionId })).messages;
+    expect(after.find((m: any) => m.content === "A steer")).toMatchObject({ status: "complete" });
+    expect(after.find((m: any) => m.content === "A steer").meta.notSent).toBeUndefined();
   });
 });
 

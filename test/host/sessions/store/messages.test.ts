@@ -109,4 +109,50 @@ describe("SessionStore messages", () => {
     expect(again.search("upon").map((hit) => hit.snippet?.messageId)).toEqual([reply.id]);
     expect(again.markStreamingAsInterrupted()).toBe(0);
   });
+
+  it("a person's message written index-later is durable at once and searchable once settled or reopened", () => {
+    const { store, reopen } = openStore();
+    const session = store.createSession({ snapshot });
+    const settled = store.appendUserMessageIndexLater({
+      sessionId: session.id,
+      role: "user",
+      content: "kiwi one",
+    });
+    expect(settled.status).toBe("complete");
+    expect(store.search("kiwi")).toEqual([]);
+    store.settleUserMessage(settled.id);
+    store.settleUserMessage(settled.id); // a no-op the second time
+    expect(store.search("kiwi").map((hit) => hit.snippet?.messageId)).toEqual([settled.id]);
+    // A crash before settling: the next open completes it, and it is no reply to mark interrupted.
+    const crashed = store.appendUserMessageIndexLater({
+      sessionId: session.id,
+      role: "user",
+      content: "mango two",
+    });
+    store.close();
+    const again = reopen();
+    expect(again.interruptedAtOpen).toBe(0);
+    expect(again.getMessage(crashed.id)).toMatchObject({ content: "mango two", status: "complete" });
+    expect(again.search("mango").map((hit) => hit.snippet?.messageId)).toEqual([crashed.id]);
+  });
+
+  it("marks messages left waiting for their turn as not sent at the next open", () => {
+    const { store, reopen } = openStore();
+    const session = store.createSession({ snapshot });
+    const waiting = store.appendMessage({
+      sessionId: session.id,
+      role: "user",
+      content: "later",
+      meta: { disposition: "queued", pending: true },
+    });
+    store.close();
+    const again = reopen();
+    expect(again.notSentAtOpen).toBe(1);
+    expect(again.getMessage(waiting.id)).toMatchObject({
+      status: "interrupted",
+      meta: { disposition: "queued", notSent: true },
+    });
+    expect(again.getMessage(waiting.id)?.meta.pending).toBeUndefined();
+    expect(reopen().notSentAtOpen).toBe(0);
+  });
 });
