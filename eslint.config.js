@@ -36,6 +36,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // Benchmarks run code inside the page through Playwright.
+    files: ["scripts/bench/**/*.mjs"],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
     files: ["plugins/**/*.js", "scripts/**/*.mjs"],
     rules: { "@typescript-eslint/consistent-type-imports": "off" },
   },

@@ -112,18 +112,23 @@ async function rpc(launchUrl, calls) {
   const url = new URL(launchUrl);
   const token = url.searchParams.get("token");
   const ws = new WebSocket(`ws://${url.host}/rpc`, { headers: { Authorization: `Bearer ${token}` } });
+  // Answers are matched by id as they come (event frames arrive in between).
+  const waiting = new Map();
+  ws.on("message", (data) => {
+    const frame = JSON.parse(String(data));
+    const settle = waiting.get(frame.id);
+    if (!settle) return;
+    waiting.delete(frame.id);
+    settle(frame);
+  });
   await once(ws, "open");
   let id = 0;
   for (const [method, params] of calls) {
     const myId = ++id;
+    const answer = new Promise((resolve) => waiting.set(myId, resolve));
     ws.send(JSON.stringify({ jsonrpc: "2.0", id: myId, method, params }));
-    for (;;) {
-      const [data] = await once(ws, "message");
-      const frame = JSON.parse(String(data));
-      if (frame.id !== myId) continue;
-      if (frame.error) throw new Error(`${method}: ${frame.error.message}`);
-      break;
-    }
+    const frame = await answer;
+    if (frame.error) throw new Error(`${method}: ${frame.error.message}`);
   }
   ws.close();
 }
@@ -167,17 +172,11 @@ export async function run() {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(pageProbe);
     await page.goto(launchUrl);
-    if (process.env.BENCH_DEBUG) {
-      await page.waitForTimeout(4000);
-      await page.screenshot({ path: "/tmp/bench-shot.png" });
-      console.error("shot");
-    }
     const box = page.getByRole("combobox", { name: "Message", exact: true });
     await box.waitFor({ state: "visible" });
     await page.waitForFunction(() => !document.querySelector('textarea[aria-label="Message"]')?.disabled);
     await box.fill("Stream a long answer");
     await box.press("Enter");
-    if (process.env.BENCH_DEBUG) console.error("sent", new Date().toISOString());
     await page.locator('article[data-role="assistant"][data-status="complete"]').waitFor({ timeout: 60_000 });
     await page.waitForTimeout(200);
     const { samples, tasks, gaps } = await page.evaluate(() => window.__bench);

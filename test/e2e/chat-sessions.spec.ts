@@ -69,7 +69,9 @@ test("sessions and their messages survive a host restart", async ({ page, hermes
 
   await hermes.restart();
   await page.goto(hermes.launchUrl);
-  await chatRow(page, "Durable chat").getByRole("button", { name: /Durable chat/ }).click();
+  await chatRow(page, "Durable chat")
+    .getByRole("button", { name: /Durable chat/ })
+    .click();
   await expect(page.getByRole("article", { name: "Your message" })).toContainText("Remember this");
   await expect(replies(page).last()).toContainText("Persisted reply.");
 });

@@ -3,7 +3,14 @@
  * a message sent while a reply streams is queued and runs after it, and regenerate answers again.
  */
 import { expect, test } from "./fixtures/app-test.js";
-import { composer, numberedWords, replies, sendMessage, setUpChat, userMessages } from "./fixtures/chat-ui.js";
+import {
+  composer,
+  numberedWords,
+  replies,
+  sendMessage,
+  setUpChat,
+  userMessages,
+} from "./fixtures/chat-ui.js";
 
 test("a reply streams in visibly and renders Markdown", async ({ page, hermes, fakeProvider }) => {
   await setUpChat(hermes, fakeProvider);
@@ -58,7 +65,11 @@ test("Stop and Esc end a reply and keep what came so far", async ({ page, hermes
   await expect(replies(page).first()).toContainText("a1");
 });
 
-test("a message sent while a reply streams is queued and runs after it", async ({ page, hermes, fakeProvider }) => {
+test("a message sent while a reply streams is queued and runs after it", async ({
+  page,
+  hermes,
+  fakeProvider,
+}) => {
   await setUpChat(hermes, fakeProvider);
   // Only the first reply is scripted: the title request and the queued turn may reach the provider
   // in either order, and both get its default answer ("Echo: <last user text>").
@@ -78,7 +89,9 @@ test("a message sent while a reply streams is queued and runs after it", async (
   await expect(replies(page).last()).toContainText("Echo: Second question");
   const order = await page
     .locator('[data-role="user"], [data-role="assistant"]')
-    .evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute("data-role")}:${n.textContent?.slice(0, 15)}`));
+    .evaluateAll((nodes) =>
+      nodes.map((n) => `${n.getAttribute("data-role")}:${n.textContent?.slice(0, 15)}`),
+    );
   expect(order.map((entry) => entry.split(":")[0])).toEqual(["user", "assistant", "user", "assistant"]);
   expect(order[2]).toContain("Second question");
 });

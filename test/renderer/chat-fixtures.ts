@@ -38,6 +38,8 @@ export function session(id: string, title: string, updatedAt: number): SessionLi
   return { sessionId: id, title, createdAt: updatedAt, updatedAt };
 }
 
-export function message(fields: Partial<ChatMessage> & Pick<ChatMessage, "id" | "role" | "seq">): ChatMessage {
+export function message(
+  fields: Partial<ChatMessage> & Pick<ChatMessage, "id" | "role" | "seq">,
+): ChatMessage {
   return { content: "", createdAt: 1, status: "complete", turnId: null, meta: {}, ...fields };
 }

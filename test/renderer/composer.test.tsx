@@ -48,7 +48,10 @@ describe("Composer", () => {
   it("while a reply streams, follows the busy-input setting and says what happened", async () => {
     const c = client({
       "session.list": () => ({ sessions: [session("s1", "Chat", 1)] }),
-      "settings.get": () => ({ model: { provider: "local", model: "qwen3-8b" }, display: { busy_input_mode: "steer" } }),
+      "settings.get": () => ({
+        model: { provider: "local", model: "qwen3-8b" },
+        display: { busy_input_mode: "steer" },
+      }),
       "session.send": () => ({ turnId: "t1", disposition: "steered" }),
     });
     const { stores } = renderApp(c);
@@ -74,7 +77,9 @@ describe("Composer", () => {
     fireEvent.change(box, { target: { value: "/steer keep it short" } });
     fireEvent.keyDown(box, { key: "Enter" });
     await waitFor(() =>
-      expect(c.callsOf("session.send")).toEqual([{ sessionId: "s1", text: "/steer keep it short", mode: "steer" }]),
+      expect(c.callsOf("session.send")).toEqual([
+        { sessionId: "s1", text: "/steer keep it short", mode: "steer" },
+      ]),
     );
   });
 
@@ -113,9 +118,11 @@ describe("Composer", () => {
     const box = await messageBox();
     fireEvent.change(box, { target: { value: "/" } });
     const list = await screen.findByRole("listbox", { name: "Commands" });
-    expect(within(list).getAllByRole("option").map((o) => o.textContent)).toEqual([
-      expect.stringContaining("/steer"),
-    ]);
+    expect(
+      within(list)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual([expect.stringContaining("/steer")]);
   });
 
   it("is disabled with the reason and a way to Settings → Models when no main model is set", async () => {

@@ -19,7 +19,11 @@ function client() {
               sessions: [
                 {
                   ...session("s1", "Tax questions", 10),
-                  snippet: { messageId: "m1", text: "the deduction for home offices", highlights: [{ start: 4, end: 13 }] },
+                  snippet: {
+                    messageId: "m1",
+                    text: "the deduction for home offices",
+                    highlights: [{ start: 4, end: 13 }],
+                  },
                 },
               ],
             }
@@ -30,7 +34,8 @@ function client() {
   );
 }
 
-const rows = async () => within(await screen.findByRole("navigation", { name: "Chats" })).findAllByRole("listitem");
+const rows = async () =>
+  within(await screen.findByRole("navigation", { name: "Chats" })).findAllByRole("listitem");
 
 describe("Session sidebar", () => {
   it("lists chats as the host orders them (newest first) and opens one", async () => {
@@ -50,7 +55,9 @@ describe("Session sidebar", () => {
     const c = client();
     renderApp(c);
     await rows();
-    fireEvent.change(screen.getByRole("searchbox", { name: "Search chats" }), { target: { value: "deduction" } });
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search chats" }), {
+      target: { value: "deduction" },
+    });
     const results = await screen.findByRole("navigation", { name: "Search results" });
     const hit = await within(results).findByRole("listitem");
     expect(hit.textContent).toContain("Tax questions");

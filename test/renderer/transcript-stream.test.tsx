@@ -88,7 +88,8 @@ describe("transcript streaming", () => {
 
     act(() => {
       client.emit(frame("session.turn.started", { turnId: "t1", origin: "person" }));
-      for (const word of ["The ", "**answer** ", "streams"]) client.emit(frame("session.delta", { turnId: "t1", text: word }));
+      for (const word of ["The ", "**answer** ", "streams"])
+        client.emit(frame("session.delta", { turnId: "t1", text: word }));
     });
     await waitFor(() => expect(article.textContent).toContain("The answer streams"));
     expect(within(article).getByText("answer").tagName).toBe("STRONG");

@@ -4,7 +4,15 @@
  * send it says what happened to the message (queued, steered, redirected).
  */
 import { ArrowUp, Square } from "lucide-react";
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from "react";
 import { useChatSettings, useComposer, useTranscript } from "../stores/chat-context.js";
 import type { BusyInputMode } from "../stores/chat-types.js";
 import { matchCommands, type SlashCommand } from "../stores/composer-store.js";
@@ -41,7 +49,9 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   const lastDisposition = useComposer((s) => s.lastDisposition);
   const commands = useComposer((s) => (s.commands.kind === "ready" ? s.commands.data : null));
   const loadCommands = useComposer((s) => s.loadCommands);
-  const busyMode = useChatSettings((s) => (s.settings.kind === "ready" ? s.settings.data.busyInputMode : "queue"));
+  const busyMode = useChatSettings((s) =>
+    s.settings.kind === "ready" ? s.settings.data.busyInputMode : "queue",
+  );
   const settingsLoaded = useChatSettings((s) => s.settings.kind !== "loading");
   const loadSettings = useChatSettings((s) => s.load);
   const disabled = disabledReason !== null;
@@ -125,7 +135,13 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
             ref={input}
             className="composer-input"
             aria-label="Message"
-            placeholder={disabled ? "Chat is not available yet" : running ? busyHint[busyMode] : "Message Hermes…  (/ for commands)"}
+            placeholder={
+              disabled
+                ? "Chat is not available yet"
+                : running
+                  ? busyHint[busyMode]
+                  : "Message Hermes…  (/ for commands)"
+            }
             value={draft}
             disabled={disabled}
             rows={1}

@@ -10,7 +10,10 @@ import { CopyButton } from "./copy-button.js";
 import { splitMarkdownBlocks } from "./markdown-blocks.js";
 
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [[rehypeHighlight, { detect: false, ignoreMissing: true }] as const] as never;
+// react-markdown attaches plugins on every render, and rehype-highlight's attacher registers all
+// its languages each time (most of a streaming frame's cost). Attach it once and reuse the transformer.
+const highlightTransformer = rehypeHighlight({ detect: false });
+const rehypePlugins = [() => highlightTransformer];
 
 /** Plain text of a rendered node tree (for the code block's copy button). */
 function textOf(node: ReactNode): string {
@@ -48,10 +51,13 @@ const components: Components = {
 };
 
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  // Each block is its own containment box: off-screen blocks of a long reply skip layout and paint.
   return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-      {text}
-    </ReactMarkdown>
+    <div className="markdown-block">
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
   );
 });
 

@@ -121,7 +121,9 @@ export function Snippet({ snippet }: { snippet: SearchSnippet }) {
   if (at < snippet.text.length) parts.push({ text: snippet.text.slice(at), hit: false });
   return (
     <span className="session-snippet">
-      {parts.map((part, index) => (part.hit ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
+      {parts.map((part, index) =>
+        part.hit ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>,
+      )}
     </span>
   );
 }

@@ -98,11 +98,7 @@ function MessageList({ empty }: { empty: ReactNode }) {
             providerName={nameOf(message.meta?.provider)}
           />
         ))}
-        {turnError ? (
-          <InlineAlert>
-            The reply failed: {turnError}
-          </InlineAlert>
-        ) : null}
+        {turnError ? <InlineAlert>The reply failed: {turnError}</InlineAlert> : null}
       </div>
     </div>
   );

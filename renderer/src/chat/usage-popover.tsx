@@ -30,7 +30,8 @@ export function categoryLabel(category: string): string {
 }
 
 const tokens = (n: number) => n.toLocaleString("en-US");
-const cost = (usd: number | null) => (usd === null ? "—" : `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`);
+const cost = (usd: number | null) =>
+  usd === null ? "—" : `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
 
 export function UsageTable({ rows }: { rows: readonly UsageRow[] }) {
   if (rows.length === 0) return <p className="usage-empty">No tokens used in this chat yet.</p>;

@@ -102,7 +102,12 @@ function MemoryForm({ saved }: { saved: string }) {
             </>
           ) : null}
         </p>
-        <Button type="submit" variant="primary" disabled={status === "saving" || !dirty} busy={status === "saving"}>
+        <Button
+          type="submit"
+          variant="primary"
+          disabled={status === "saving" || !dirty}
+          busy={status === "saving"}
+        >
           {status === "saving" ? "Saving…" : "Save"}
         </Button>
       </div>

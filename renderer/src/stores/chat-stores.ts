@@ -47,7 +47,8 @@ export function connectChatStores(client: HermesClient, stores: ChatStores): () 
   let listLoaded = false;
   const stopEvents = client.onEvent((raw) => {
     if (raw.type === "settings.changed") {
-      if (stores.chatSettings.getState().settings.kind !== "loading") void stores.chatSettings.getState().load();
+      if (stores.chatSettings.getState().settings.kind !== "loading")
+        void stores.chatSettings.getState().load();
       return;
     }
     const event = readChatEvent(raw);
