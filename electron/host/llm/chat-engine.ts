@@ -8,6 +8,7 @@ import type { Vault } from "../secrets/vault.js";
 import type { ChatBody, ToolCall } from "./chat-types.js";
 import { createProviderClient } from "./provider-client.js";
 import { ProviderRequestError, toProviderRequestError } from "./provider-request-error.js";
+import { requestKey, withKeychainHint, type RequestKey } from "./request-key.js";
 import type { Route } from "./route.js";
 import { emptyUsage, mapUsage, type Usage } from "./usage.js";
 
@@ -39,8 +40,9 @@ export class ChatEngine {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  private async client(route: Route): Promise<OpenAI> {
-    const apiKey = await this.vault.resolveKey(route.providerId, route.keyEnv, route.profile);
+  private async client(route: Route): Promise<{ client: OpenAI; key: RequestKey }> {
+    const key = await requestKey(this.vault, route.providerId, route.keyEnv, route.profile);
+    const apiKey = key.apiKey;
     // Clients are reused so each call skips SDK setup; the key is part of the identity.
     const id = `${route.baseURL}\u0000${apiKey ?? ""}`;
     let client = this.clients.get(id);
@@ -49,7 +51,7 @@ export class ChatEngine {
       if (this.clients.size > 32) this.clients.clear();
       this.clients.set(id, client);
     }
-    return client;
+    return { client, key };
   }
 
   private requestBody(route: Route, body: ChatBody): Record<string, unknown> {
@@ -62,7 +64,7 @@ export class ChatEngine {
   }
 
   async complete(route: Route, body: ChatBody, options: RequestOptions = {}): Promise<ChatOutcome> {
-    const client = await this.client(route);
+    const { client, key } = await this.client(route);
     const timeout =
       options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
     try {
@@ -88,12 +90,12 @@ export class ChatEngine {
         stopped: false,
       };
     } catch (err) {
-      throw toProviderRequestError(err, route);
+      throw withKeychainHint(toProviderRequestError(err, route), key);
     }
   }
 
   async stream(route: Route, body: ChatBody, options: RequestOptions = {}): Promise<ChatOutcome> {
-    const client = await this.client(route);
+    const { client, key } = await this.client(route);
     const idleMs =
       options.timeoutMs ?? (route.timeoutSeconds ? route.timeoutSeconds * 1000 : defaultTimeoutMs);
     const watchdog = new AbortController();
@@ -147,7 +149,7 @@ export class ChatEngine {
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (err) {
-      if (!(options.signal?.aborted || idle)) throw toProviderRequestError(err, route);
+      if (!(options.signal?.aborted || idle)) throw withKeychainHint(toProviderRequestError(err, route), key);
     } finally {
       this.clock.clearTimeout(timer);
       options.signal?.removeEventListener("abort", abortFromCaller);

@@ -6,6 +6,7 @@ import type { SettingsStore } from "../config/settings-store.js";
 import type { ProviderConfig } from "../config/config-schema.js";
 import { createProviderClient } from "../llm/provider-client.js";
 import { describeProviderError } from "../llm/provider-errors.js";
+import { requestKey } from "../llm/request-key.js";
 import { RpcError } from "../rpc/errors.js";
 import type { ProvidersSaveParams, ProviderView } from "../rpc/methods/providers.js";
 import type { Vault } from "../secrets/vault.js";
@@ -108,14 +109,26 @@ export class ProvidersService {
 
   async models(id: string): Promise<{ models: string[] }> {
     const provider = this.config(id);
-    const apiKey = await this.vault.resolveKey(id, provider.key_env ?? null);
-    const client = createProviderClient({ baseURL: provider.base_url, apiKey, timeoutMs: modelsTimeoutMs });
+    const key = await requestKey(this.vault, id, provider.key_env ?? null);
+    const client = createProviderClient({
+      baseURL: provider.base_url,
+      apiKey: key.apiKey,
+      timeoutMs: modelsTimeoutMs,
+    });
     try {
       const page = await client.models.list();
       const ids = page.data.map((m) => m.id).filter((m): m is string => typeof m === "string");
       return { models: [...new Set(ids)].sort((a, b) => a.localeCompare(b)) };
     } catch (err) {
-      throw new RpcError("provider_error", describeProviderError(err, provider.name, provider.base_url));
+      const status = (err as { status?: unknown }).status;
+      const hint =
+        key.keychainProblem && (status === 401 || status === 403)
+          ? ` No key was sent: ${key.keychainProblem.message}`
+          : "";
+      throw new RpcError(
+        "provider_error",
+        describeProviderError(err, provider.name, provider.base_url) + hint,
+      );
     }
   }
 }

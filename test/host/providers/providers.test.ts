@@ -122,4 +122,40 @@ describe("providers without a Secret Service", () => {
     expect(readFileSync(join(home.dir, "config.yaml"), "utf8")).toBe(before);
     home.cleanup();
   });
+
+  it("still reaches a keyless local server, and says why no key was sent to one that wants it", async () => {
+    const open = await startFakeProvider();
+    const locked = await startFakeProvider({ apiKey: fakeKey });
+    const home = tempHome();
+    try {
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          [
+            "--import",
+            "tsx",
+            join(__dirname, "fixtures", "no-keychain-requests.ts"),
+            home.dir,
+            open.baseURL,
+            locked.baseURL,
+          ],
+          {
+            env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus", DISPLAY: "" },
+            timeout: 30_000,
+          },
+          (err, stdout) => (stdout ? resolve(stdout) : reject(err ?? new Error("no output"))),
+        ),
+      );
+      const { openModels, lockedModels, reply } = JSON.parse(out.trim().split("\n").at(-1)!);
+      expect(openModels.result.models.length).toBeGreaterThan(0);
+      expect(reply).toBe("Echo: hi");
+      expect(lockedModels.error.data.reason).toBe("provider_error");
+      expect(lockedModels.error.message).toMatch(/answered 401/);
+      expect(lockedModels.error.message).toMatch(/No key was sent: The OS keychain is not available/);
+    } finally {
+      await open.close();
+      await locked.close();
+      home.cleanup();
+    }
+  });
 });
