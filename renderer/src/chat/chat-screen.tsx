@@ -81,7 +81,9 @@ export function ChatScreen() {
           {hasModel ? (
             <span className="model-pill" title="The main model">
               <Cpu size={14} aria-hidden="true" />
-              {providerName} · {current.model}
+              <span className="model-pill-text">
+                {providerName} · {current.model}
+              </span>
             </span>
           ) : null}
           {sessionId ? <UsagePopover /> : null}
