@@ -8,18 +8,11 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { findChromium } from "../find-chromium.mjs";
 import { median, ms } from "./stats.mjs";
+// Headless Chromium on a closed network: no sandbox as root, no background fetches.
+import chromiumArgs from "../chromium-args.json" with { type: "json" };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const rounds = 5;
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 const staticServer = `
 const http = require("http");

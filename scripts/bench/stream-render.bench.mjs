@@ -11,20 +11,13 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import WebSocket from "ws";
 import { findChromium } from "../find-chromium.mjs";
+// Headless Chromium on a closed network: no sandbox as root, no background fetches.
+import chromiumArgs from "../chromium-args.json" with { type: "json" };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const totalTokens = 20_000;
 const tokensPerSecond = 5_000;
 const tickMs = 10;
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 /** Token i of the reply: a word, with a paragraph break every 80 tokens (Markdown blocks). */
 const token = (i) => (i % 80 === 79 ? `w${i}\n\n` : `w${i} `);

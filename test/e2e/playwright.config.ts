@@ -4,6 +4,7 @@
  * and PLAYWRIGHT_JSON_OUTPUT_NAME.
  */
 import { defineConfig } from "@playwright/test";
+import chromiumArgs from "../../scripts/chromium-args.json" with { type: "json" };
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
@@ -28,15 +29,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: chromiumPath,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      args: chromiumArgs,
     },
   },
   projects: [{ name: "debian-chromium", use: { browserName: "chromium" } }],

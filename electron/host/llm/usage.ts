@@ -1,12 +1,7 @@
-/** Provider usage in the app's shape (SPEC §6.6): fields a provider doesn't report are 0; cost null. */
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  costUsd: number | null;
-}
+/** Provider usage in the app's shape (SPEC §6.6); the plugin SDK's type is the one definition. */
+import type { LlmUsage } from "../../../plugins/sdk/types.js";
+
+export type Usage = LlmUsage;
 
 export const emptyUsage = (): Usage => ({
   inputTokens: 0,

@@ -2,6 +2,7 @@
  * The shapes the session store reads and writes (SPEC §9.1). Times are epoch milliseconds from
  * the injected clock; ids are UUIDs.
  */
+import type { SessionUsageRow } from "../rpc/methods/sessions.js";
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -115,15 +116,8 @@ export type UsageEntry = {
   costUsd: number | null;
 };
 
-export type UsageRow = {
-  category: string;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** Null when none of the category's entries reported a cost. */
-  costUsd: number | null;
-};
+/** A category's totals: the contract's row (`costUsd` null when no entry reported a cost). */
+export type UsageRow = SessionUsageRow;
 
 /** The matching excerpt of a message; `highlights` are [start, end) offsets into `text`. */
 export type SearchSnippet = {
