@@ -20,7 +20,7 @@ import { runWithFallback } from "../llm/fallback.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
-import { resolveAuxiliaryRoute, type AuxiliaryTask } from "../models/auxiliary-route.js";
+import { isPinned, resolveAuxiliaryRoute, type AuxiliaryTask } from "../models/auxiliary-route.js";
 import { parseJsonReply } from "./json-reply.js";
 import { PluginLlmInputError, PluginLlmSchemaError } from "./llm-errors.js";
 import { writeLlmAudit } from "./plugin-audit.js";
@@ -184,10 +184,22 @@ export class PluginLlmService {
    * provider, so it applies only there, and never to a provider or profile the plugin picked:
    * then the result's provider is always the one the plugin asked for (SPEC §6.6 attribution).
    */
-  private routesFor(settings: Settings, decision: GateDecision): Route[] {
+  private routesFor(settings: Settings, decision: GateDecision, hasImages: boolean): Route[] {
     const main = mainRoute(settings);
     const isBuiltin = (BUILTIN_TASKS as readonly string[]).includes(decision.task ?? "");
-    const base = isBuiltin ? resolveAuxiliaryRoute(decision.task as AuxiliaryTask, settings) : main;
+    // Image input goes to the vision slot when the user pinned one (they pin it because the main
+    // model is text-only, SPEC §6.6), unless the plugin chose its own route.
+    const toVision =
+      hasImages &&
+      !decision.task &&
+      !decision.providerId &&
+      !decision.model &&
+      isPinned(settings.auxiliary.vision);
+    const base = isBuiltin
+      ? resolveAuxiliaryRoute(decision.task as AuxiliaryTask, settings)
+      : toVision
+        ? resolveAuxiliaryRoute("vision", settings)
+        : main;
     const route: Route = decision.providerId
       ? routeFor(settings, decision.providerId, decision.model ?? base.model)
       : { ...base, model: decision.model ?? base.model };
@@ -229,7 +241,7 @@ export class PluginLlmService {
       const policy = document.plugins?.entries?.[pluginId]?.llm;
       const decision = checkLlmTrust(pluginId, params, policy, settings, this.deps.ownsSlot ?? noOwnSlots);
       gated = true;
-      const routes = this.routesFor(settings, decision);
+      const routes = this.routesFor(settings, decision, hasImageParts(shaped.messages));
       audit.provider = routes[0]!.providerId;
       audit.model = routes[0]!.model;
 
@@ -291,3 +303,8 @@ export class PluginLlmService {
     }
   }
 }
+
+const hasImageParts = (messages: readonly ChatMessage[]): boolean =>
+  messages.some(
+    (m) => m.role === "user" && Array.isArray(m.content) && m.content.some((p) => p.type === "image_url"),
+  );

@@ -248,3 +248,37 @@ describe("audit", () => {
       expect(log).not.toContain(secret);
   });
 });
+
+describe("ctx.llm: image input and the vision slot", () => {
+  const withImage = {
+    messages: [
+      {
+        role: "user" as const,
+        content: [
+          { type: "text" as const, text: "what is this?" },
+          { type: "image_url" as const, image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      },
+    ],
+  };
+
+  it("sends image input to a pinned vision slot, text to the main model", async () => {
+    rig.settings.set("auxiliary.vision", { provider: "other", model: "other/model-a", timeout: 20 });
+    try {
+      rig.other.enqueue("a cat");
+      const seen = await rig.llm.complete(ID, withImage);
+      expect(seen).toMatchObject({ text: "a cat", provider: "other" });
+      expect((rig.other.lastRequest()!.body as { model: string }).model).toBe("other/model-a");
+      rig.provider.enqueue("pong");
+      expect((await rig.llm.complete(ID, ping)).provider).toBe("fake");
+    } finally {
+      rig.settings.delete("auxiliary.vision");
+    }
+  });
+
+  it("keeps image input on the main model when no vision slot is pinned", async () => {
+    rig.provider.enqueue("a dog");
+    expect(await rig.llm.complete(ID, withImage)).toMatchObject({ text: "a dog", provider: "fake" });
+    expect(rig.other.requests).toHaveLength(0);
+  });
+});
