@@ -1,7 +1,6 @@
 /** Chat: the welcome on a first run, else the open conversation. */
 import { useProviders } from "../stores/stores-context.js";
-import { Button } from "../ui/button.js";
-import { InlineAlert } from "../ui/inline-alert.js";
+import { LoadFailedAlert } from "../ui/loadable-view.js";
 import { LoadingLine } from "../ui/spinner.js";
 import { ChatScreen } from "./chat-screen.js";
 import { Welcome } from "./welcome.js";
@@ -20,15 +19,9 @@ export function ChatView() {
   if (providers.kind === "failed") {
     return (
       <div className="centered-page">
-        <InlineAlert
-          action={
-            <Button size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
+        <LoadFailedAlert onRetry={reload}>
           Couldn't reach Hermes Desktop's host: {providers.message}
-        </InlineAlert>
+        </LoadFailedAlert>
       </div>
     );
   }

@@ -8,8 +8,8 @@ import { useTranscript } from "../stores/chat-context.js";
 import { useProviders } from "../stores/stores-context.js";
 import { selectMessages, selectRegenerableId } from "../stores/transcript-store.js";
 import { selectProviderList } from "../stores/providers-store.js";
-import { Button } from "../ui/button.js";
 import { InlineAlert } from "../ui/inline-alert.js";
+import { LoadFailedAlert } from "../ui/loadable-view.js";
 import { LoadingLine } from "../ui/spinner.js";
 import { MessageRow } from "./message-row.js";
 
@@ -31,15 +31,7 @@ export function Transcript({ empty }: { empty: ReactNode }) {
   if (failure !== null) {
     return (
       <div className="transcript transcript-centered">
-        <InlineAlert
-          action={
-            <Button size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Couldn't load this chat: {failure}
-        </InlineAlert>
+        <LoadFailedAlert onRetry={reload}>Couldn't load this chat: {failure}</LoadFailedAlert>
       </div>
     );
   }

@@ -22,12 +22,12 @@ export function PluginRow({ plugin }: { plugin: PluginView }) {
   const headingId = `plugin-${plugin.id}-name`;
 
   return (
-    <li className="plugin-row card" data-plugin={plugin.id} aria-labelledby={headingId}>
-      <div className="plugin-row-main">
-        <div className="plugin-icon" aria-hidden="true">
+    <li className="settings-row card" data-plugin={plugin.id} aria-labelledby={headingId}>
+      <div className="settings-row-main">
+        <div className="settings-row-icon" aria-hidden="true">
           <Puzzle size={18} />
         </div>
-        <div className="plugin-row-text">
+        <div className="settings-row-text">
           <div className="plugin-row-title">
             <h2 id={headingId} className="plugin-name">
               {plugin.name}

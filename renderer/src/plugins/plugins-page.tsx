@@ -6,7 +6,7 @@ import { FolderOpen, Puzzle, RefreshCw } from "lucide-react";
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
 import { InlineAlert } from "../ui/inline-alert.js";
-import { LoadingLine } from "../ui/spinner.js";
+import { LoadableView } from "../ui/loadable-view.js";
 import { SettingsPageHeader } from "../settings/settings-page-header.js";
 import { useHost, usePlugins } from "../stores/stores-context.js";
 import { PluginRow } from "./plugin-row.js";
@@ -70,36 +70,30 @@ export function PluginsPage() {
       {folder.kind === "failed" ? <InlineAlert>{folder.message}</InlineAlert> : null}
       {rescan.kind === "failed" ? <InlineAlert>{rescan.message}</InlineAlert> : null}
 
-      {plugins.kind === "loading" ? <LoadingLine>Loading plugins…</LoadingLine> : null}
-      {plugins.kind === "failed" ? (
-        <InlineAlert
-          action={
-            <Button size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Couldn't load your plugins: {plugins.message}
-        </InlineAlert>
-      ) : null}
-      {plugins.kind === "ready" && plugins.refreshError ? (
-        <InlineAlert tone="warning">This list may be out of date: {plugins.refreshError}</InlineAlert>
-      ) : null}
-      {plugins.kind === "ready" && plugins.data.length === 0 ? (
-        <div className="card">
-          <EmptyState icon={<Puzzle size={20} />} title="No plugins yet">
-            No plugins found. Put a plugin folder in{" "}
-            {folderPath ? <code>{folderPath}</code> : "your plugins folder"} and press Rescan.
-          </EmptyState>
-        </div>
-      ) : null}
-      {plugins.kind === "ready" && plugins.data.length > 0 ? (
-        <ul className="plugin-list" aria-label="Installed plugins">
-          {plugins.data.map((plugin) => (
-            <PluginRow key={plugin.id} plugin={plugin} />
-          ))}
-        </ul>
-      ) : null}
+      <LoadableView
+        value={plugins}
+        loadingText="Loading plugins…"
+        failureText="Couldn't load your plugins"
+        onRetry={reload}
+        warnWhenListStale
+      >
+        {(list) =>
+          list.length === 0 ? (
+            <div className="card">
+              <EmptyState icon={<Puzzle size={20} />} title="No plugins yet">
+                No plugins found. Put a plugin folder in{" "}
+                {folderPath ? <code>{folderPath}</code> : "your plugins folder"} and press Rescan.
+              </EmptyState>
+            </div>
+          ) : (
+            <ul className="settings-list" aria-label="Installed plugins">
+              {list.map((plugin) => (
+                <PluginRow key={plugin.id} plugin={plugin} />
+              ))}
+            </ul>
+          )
+        }
+      </LoadableView>
     </section>
   );
 }

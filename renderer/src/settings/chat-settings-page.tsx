@@ -3,10 +3,10 @@ import { Check } from "lucide-react";
 import { useEffect, useState } from "react";
 import { describeError } from "../api/rpc-error.js";
 import { useChatSettings } from "../stores/chat-context.js";
+import type { ChatSettings } from "../stores/chat-settings-store.js";
 import type { BusyInputMode } from "../stores/chat-types.js";
-import { Button } from "../ui/button.js";
 import { InlineAlert } from "../ui/inline-alert.js";
-import { LoadingLine } from "../ui/spinner.js";
+import { LoadableView } from "../ui/loadable-view.js";
 import { SettingsPageHeader } from "./settings-page-header.js";
 
 const choices: ReadonlyArray<{ mode: BusyInputMode; label: string; explanation: string }> = [
@@ -53,23 +53,9 @@ export function ChatSettingsPage() {
     }
   };
 
-  let body;
-  if (settings.kind === "loading") body = <LoadingLine>Loading chat settings…</LoadingLine>;
-  else if (settings.kind === "failed") {
-    body = (
-      <InlineAlert
-        action={
-          <Button size="sm" onClick={() => void load()}>
-            Retry
-          </Button>
-        }
-      >
-        Couldn't load chat settings: {settings.message}
-      </InlineAlert>
-    );
-  } else {
-    const current = saving ?? settings.data.busyInputMode;
-    body = (
+  const renderChoices = (data: ChatSettings) => {
+    const current = saving ?? data.busyInputMode;
+    return (
       <>
         <fieldset className="choice-group" disabled={saving !== null}>
           <legend className="choice-legend">When you send while a reply is being written</legend>
@@ -103,7 +89,7 @@ export function ChatSettingsPage() {
         </p>
       </>
     );
-  }
+  };
 
   return (
     <section className="settings-page" aria-labelledby="chat-settings-heading">
@@ -117,7 +103,14 @@ export function ChatSettingsPage() {
           <h2 className="card-title">Busy input</h2>
           <p className="card-description">Saved right away; applies to every chat.</p>
         </div>
-        {body}
+        <LoadableView
+          value={settings}
+          loadingText="Loading chat settings…"
+          failureText="Couldn't load chat settings"
+          onRetry={load}
+        >
+          {renderChoices}
+        </LoadableView>
       </div>
     </section>
   );

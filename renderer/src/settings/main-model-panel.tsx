@@ -10,6 +10,7 @@ import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
 import { Field } from "../ui/field.js";
 import { InlineAlert } from "../ui/inline-alert.js";
+import { LoadFailedAlert } from "../ui/loadable-view.js";
 import { LoadingLine } from "../ui/spinner.js";
 import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import type { MainModel } from "../stores/main-model-store.js";
@@ -30,15 +31,9 @@ export function MainModelPanel() {
     const message =
       providers.kind === "failed" ? providers.message : current.kind === "failed" ? current.message : "";
     body = (
-      <InlineAlert
-        action={
-          <Button size="sm" onClick={() => void Promise.all([reloadProviders(), reloadCurrent()])}>
-            Retry
-          </Button>
-        }
-      >
+      <LoadFailedAlert onRetry={() => Promise.all([reloadProviders(), reloadCurrent()])}>
         Couldn't load the main model: {message}
-      </InlineAlert>
+      </LoadFailedAlert>
     );
   } else if (providers.data.length === 0) {
     body = (
@@ -199,16 +194,9 @@ function MainModelForm({
       </Field>
       {modelList?.kind === "loading" ? <LoadingLine>Loading models…</LoadingLine> : null}
       {modelList?.kind === "failed" ? (
-        <InlineAlert
-          tone="warning"
-          action={
-            <Button size="sm" onClick={() => void loadModels(providerId, { force: true })}>
-              Retry
-            </Button>
-          }
-        >
+        <LoadFailedAlert tone="warning" onRetry={() => loadModels(providerId, { force: true })}>
           Couldn't list this provider's models: {modelList.message} You can still type a model id.
-        </InlineAlert>
+        </LoadFailedAlert>
       ) : null}
       {saveError ? <InlineAlert>{saveError}</InlineAlert> : null}
       <div className="form-actions">

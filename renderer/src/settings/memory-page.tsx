@@ -6,7 +6,7 @@ import { useChatSettings } from "../stores/chat-context.js";
 import { Button } from "../ui/button.js";
 import { Field } from "../ui/field.js";
 import { InlineAlert } from "../ui/inline-alert.js";
-import { LoadingLine } from "../ui/spinner.js";
+import { LoadableView } from "../ui/loadable-view.js";
 import { SettingsPageHeader } from "./settings-page-header.js";
 
 export function MemoryPage() {
@@ -17,22 +17,6 @@ export function MemoryPage() {
     void load();
   }, [load]);
 
-  let body;
-  if (settings.kind === "loading") body = <LoadingLine>Loading your memory note…</LoadingLine>;
-  else if (settings.kind === "failed") {
-    body = (
-      <InlineAlert
-        action={
-          <Button size="sm" onClick={() => void load()}>
-            Retry
-          </Button>
-        }
-      >
-        Couldn't load the memory note: {settings.message}
-      </InlineAlert>
-    );
-  } else body = <MemoryForm saved={settings.data.memoryNote} />;
-
   return (
     <section className="settings-page" aria-labelledby="memory-heading">
       <SettingsPageHeader
@@ -40,7 +24,16 @@ export function MemoryPage() {
         title="Memory"
         description="Things the assistant should always keep in mind about you and your work."
       />
-      <div className="card card-padded">{body}</div>
+      <div className="card card-padded">
+        <LoadableView
+          value={settings}
+          loadingText="Loading your memory note…"
+          failureText="Couldn't load the memory note"
+          onRetry={load}
+        >
+          {(data) => <MemoryForm saved={data.memoryNote} />}
+        </LoadableView>
+      </div>
     </section>
   );
 }

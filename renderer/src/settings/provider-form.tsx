@@ -3,7 +3,7 @@
  * would mirror the key into React state and the input's `value` attribute (the DOM). It is read
  * once at save time and cleared as soon as the save call returns.
  */
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { describeError } from "../api/rpc-error.js";
 import { Button } from "../ui/button.js";
 import { Field } from "../ui/field.js";
@@ -49,6 +49,15 @@ export function ProviderForm({
       setErrors((current) => ({ ...current, [key]: undefined, id: undefined }));
   };
 
+  // Name, Base URL and key variable: controlled inputs that are never autocompleted or
+  // spell-checked (they hold names, URLs and identifiers, not prose).
+  const bindText = (key: keyof ProviderFields) => ({
+    value: fields[key],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => update(key)(e.target.value),
+    autoComplete: "off",
+    spellCheck: false,
+  });
+
   const setBusy = (busy: boolean) => {
     setSaving(busy);
     onSavingChange(busy);
@@ -82,31 +91,17 @@ export function ProviderForm({
   return (
     <form className="provider-form" onSubmit={submit} noValidate aria-busy={saving || undefined}>
       <Field label="Name" error={errors.name ?? errors.id ?? null} hint={<ProviderIdHint id={id} />}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="text"
-            value={fields.name}
-            onChange={(e) => update("name")(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            autoFocus
-          />
-        )}
+        {(control) => <input {...control} {...bindText("name")} className="input" type="text" autoFocus />}
       </Field>
       <Field label="Base URL" error={errors.baseUrl ?? null}>
         {(control) => (
           <input
             {...control}
+            {...bindText("baseUrl")}
             className="input input-mono"
             type="url"
             inputMode="url"
-            value={fields.baseUrl}
-            onChange={(e) => update("baseUrl")(e.target.value)}
             placeholder="https://host/v1"
-            autoComplete="off"
-            spellCheck={false}
           />
         )}
       </Field>
@@ -139,13 +134,10 @@ export function ProviderForm({
         {(control) => (
           <input
             {...control}
+            {...bindText("keyEnv")}
             className="input input-mono"
             type="text"
-            value={fields.keyEnv}
-            onChange={(e) => update("keyEnv")(e.target.value)}
             placeholder="e.g. OPENROUTER_API_KEY"
-            autoComplete="off"
-            spellCheck={false}
           />
         )}
       </Field>

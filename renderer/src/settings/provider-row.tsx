@@ -22,12 +22,12 @@ export function ProviderRow({
   const testing = test?.kind === "testing";
 
   return (
-    <li className="provider-row card" data-provider={provider.id}>
-      <div className="provider-row-main">
-        <div className="provider-avatar" aria-hidden="true">
+    <li className="settings-row card" data-provider={provider.id}>
+      <div className="settings-row-main">
+        <div className="settings-row-icon provider-avatar" aria-hidden="true">
           {initials(provider.name)}
         </div>
-        <div className="provider-row-text">
+        <div className="settings-row-text">
           <div className="provider-row-title">
             <span className="provider-name">{provider.name}</span>
             {isMain ? <span className="badge badge-accent">Main model</span> : null}

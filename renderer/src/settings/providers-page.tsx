@@ -4,8 +4,7 @@ import { useState } from "react";
 import type { ProviderView } from "../../../electron/host/rpc/methods/providers.js";
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
-import { InlineAlert } from "../ui/inline-alert.js";
-import { LoadingLine } from "../ui/spinner.js";
+import { LoadableView } from "../ui/loadable-view.js";
 import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectCurrentMainModel } from "../stores/main-model-store.js";
 import { ProviderRow } from "./provider-row.js";
@@ -36,41 +35,35 @@ export function ProvidersPage() {
         description="OpenAI-compatible endpoints Hermes Desktop can talk to. Keys stay in your system keychain."
         action={hasProviders ? addButton : null}
       />
-      {providers.kind === "loading" ? <LoadingLine>Loading providers…</LoadingLine> : null}
-      {providers.kind === "failed" ? (
-        <InlineAlert
-          action={
-            <Button size="sm" onClick={() => void reload()}>
-              Retry
-            </Button>
-          }
-        >
-          Couldn't load your providers: {providers.message}
-        </InlineAlert>
-      ) : null}
-      {providers.kind === "ready" && providers.refreshError ? (
-        <InlineAlert tone="warning">This list may be out of date: {providers.refreshError}</InlineAlert>
-      ) : null}
-      {providers.kind === "ready" && providers.data.length === 0 ? (
-        <div className="card">
-          <EmptyState icon={<Server size={20} />} title="No providers yet" action={addButton}>
-            Add OpenRouter, OpenAI, or a local server such as llama.cpp or Ollama to start chatting.
-          </EmptyState>
-        </div>
-      ) : null}
-      {hasProviders ? (
-        <ul className="provider-list">
-          {providers.data.map((provider) => (
-            <ProviderRow
-              key={provider.id}
-              provider={provider}
-              isMain={provider.id === mainProvider}
-              onEdit={() => openEdit(provider.id)}
-              onRemove={() => setRemoving(provider)}
-            />
-          ))}
-        </ul>
-      ) : null}
+      <LoadableView
+        value={providers}
+        loadingText="Loading providers…"
+        failureText="Couldn't load your providers"
+        onRetry={reload}
+        warnWhenListStale
+      >
+        {(list) =>
+          list.length === 0 ? (
+            <div className="card">
+              <EmptyState icon={<Server size={20} />} title="No providers yet" action={addButton}>
+                Add OpenRouter, OpenAI, or a local server such as llama.cpp or Ollama to start chatting.
+              </EmptyState>
+            </div>
+          ) : (
+            <ul className="settings-list">
+              {list.map((provider) => (
+                <ProviderRow
+                  key={provider.id}
+                  provider={provider}
+                  isMain={provider.id === mainProvider}
+                  onEdit={() => openEdit(provider.id)}
+                  onRemove={() => setRemoving(provider)}
+                />
+              ))}
+            </ul>
+          )
+        }
+      </LoadableView>
       <RemoveProviderDialog provider={removing} onClose={() => setRemoving(null)} />
     </section>
   );
