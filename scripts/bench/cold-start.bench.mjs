@@ -1,12 +1,12 @@
 // cold_start (SPEC §12): launch of the web host to the first interactive render of the UI in
 // Chromium, against the same steps for a bare Node server serving one static page.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { findChromium } from "../find-chromium.mjs";
+import { spawnUntilUrl } from "./spawn-url.mjs";
 import { median, ms } from "./stats.mjs";
 // Headless Chromium on a closed network: no sandbox as root, no background fetches.
 import chromiumArgs from "../chromium-args.json" with { type: "json" };
@@ -20,23 +20,7 @@ const page = "<!doctype html><html><body><nav aria-label=Main><a>Chat</a></nav><
 const s = http.createServer((q, r) => { r.writeHead(200, {"Content-Type": "text/html"}); r.end(page); });
 s.listen(0, "127.0.0.1", () => console.log("Static page: http://127.0.0.1:" + s.address().port + "/"));`;
 
-function launch(args, env) {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const url = new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, url };
-}
+const launch = (args) => spawnUntilUrl(args, { cwd: root });
 
 async function measure(browser, start) {
   const context = await browser.newContext();

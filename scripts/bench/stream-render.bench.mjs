@@ -1,7 +1,6 @@
 // stream_render (SPEC §12): tokens per second the renderer shows while a fast stream comes in
 // (a loopback OpenAI-format server sends 20,000 tokens at 5,000 tokens/s through the real web
 // host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,6 +12,7 @@ import WebSocket from "ws";
 import { findChromium } from "../find-chromium.mjs";
 // Headless Chromium on a closed network: no sandbox as root, no background fetches.
 import chromiumArgs from "../chromium-args.json" with { type: "json" };
+import { spawnUntilUrl } from "./spawn-url.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const totalTokens = 20_000;
@@ -83,23 +83,11 @@ function startProvider() {
   }));
 }
 
-function startHost(home) {
-  const child = spawn(process.execPath, [join(root, "out", "app", "web.js"), "--port", "0", "--home", home], {
+const startHost = (home) =>
+  spawnUntilUrl([join(root, "out", "app", "web.js"), "--port", "0", "--home", home], {
     cwd: root,
-    env: process.env,
-    stdio: ["ignore", "pipe", "pipe"],
+    name: "web host",
   });
-  const url = new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`web host exited with ${code}`)));
-  });
-  return { child, url };
-}
 
 async function rpc(launchUrl, calls) {
   const url = new URL(launchUrl);

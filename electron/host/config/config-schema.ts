@@ -151,6 +151,8 @@ const httpUrl = {
   description: "an http:// or https:// URL",
 };
 const nonEmptyString = { type: "string", minLength: 1 };
+/** A provider id, or "" for none/auto. */
+const providerIdOrEmpty = "^([a-z0-9][a-z0-9_-]{0,63})?$";
 const stringList = (items: object) => ({ type: "array", items });
 
 const auxiliaryTask = {
@@ -159,7 +161,7 @@ const auxiliaryTask = {
   properties: {
     provider: {
       type: "string",
-      pattern: "^([a-z0-9][a-z0-9_-]{0,63})?$",
+      pattern: providerIdOrEmpty,
       description: 'auto, main, a provider id, or "" for auto',
     },
     model: { type: "string" },
@@ -234,7 +236,7 @@ export const settingsSchema = {
       properties: {
         provider: {
           type: "string",
-          pattern: "^([a-z0-9][a-z0-9_-]{0,63})?$",
+          pattern: providerIdOrEmpty,
           description: 'a provider id, or "" for none',
         },
         model: { type: "string" },
