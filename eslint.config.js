@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { layering } from "./eslint.layering.js";
 
 export default tseslint.config(
   { ignores: ["node_modules", "out", "dist", "test-results", "playwright-report", ".bench"] },
@@ -12,23 +13,9 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            {
-              name: "electron",
-              message: "Only electron/main.ts and electron/preload.ts may import electron.",
-            },
-          ],
-        },
-      ],
     },
   },
-  {
-    files: ["electron/main.ts", "electron/preload.ts", "test/host/shell/**"],
-    rules: { "no-restricted-imports": "off" },
-  },
+  ...layering,
   {
     files: ["renderer/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },

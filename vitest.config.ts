@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",
+    // electron-store imports `electron` itself; inlined, the shell tests' mock of it applies.
+    server: { deps: { inline: ["electron-store"] } },
   },
 });

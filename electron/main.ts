@@ -19,6 +19,7 @@ import { parseLaunchArgs } from "./cli-args.js";
 import { createHost, type Host } from "./host/host.js";
 import { ipcChannels } from "./host/rpc/contract.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
+import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
   appContentSecurityPolicy,
   appOrigin,
@@ -64,16 +65,14 @@ function trusted(event: IpcMainInvokeEvent): boolean {
   });
 }
 
-function createWindow(): void {
+function createWindow(keeper: WindowStateKeeper): void {
   mainWindow = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    minWidth: 720,
-    minHeight: 480,
+    ...keeper.initialBounds,
     title: "Hermes Desktop",
     show: false,
     webPreferences: appWindowPreferences(join(here, "preload.cjs")),
   });
+  keeper.manage(mainWindow);
   mainWindow.once("ready-to-show", () => mainWindow?.show());
   mainWindow.on("closed", () => (mainWindow = undefined));
   void mainWindow.loadURL(`${appOrigin}/`);
@@ -110,9 +109,10 @@ void app.whenReady().then(() => {
   });
   host.events.subscribe((frame) => mainWindow?.webContents.send(ipcChannels.event, frame));
 
-  createWindow();
+  const keeper = createWindowStateKeeper(home);
+  createWindow(keeper);
   app.on("activate", () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+    if (BrowserWindow.getAllWindows().length === 0) createWindow(keeper);
   });
 });
 

@@ -49,6 +49,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`Hermes Desktop web UI: ${server.url}`);
+  // Said once on the console too, so a fresh install without a keychain learns why and what to do.
+  void host.keychain.settled().then(() => {
+    for (const notice of host.keychain.notices()) console.warn(`Notice: ${notice.message}`);
+  });
 
   const stop = async () => {
     await server.close();

@@ -1,12 +1,18 @@
 #!/usr/bin/env node
-// `npm run bench`: every figure of SPEC §12 that this build has, each measured side by side with
-// its baseline in the same run and printed as one line with the ratio.
+// `npm run bench [-- name …] [-- --json]`: every figure of the benchmarks, each measured side by
+// side with its baseline in the same run. Text: one line per figure. `--json`: one JSON object,
+// `{"figures": [{name, value, unit, baseline, ratio, target, met, …}]}` (a failed bench is a figure
+// with `error` and `met: false`).
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { formatFigure } from "./bench/figure.mjs";
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), "bench");
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const json = args.includes("--json");
+const only = args.filter((a) => a !== "--json");
+const figures = [];
 let failed = 0;
 for (const file of readdirSync(dir)
   .filter((f) => f.endsWith(".bench.mjs"))
@@ -15,10 +21,15 @@ for (const file of readdirSync(dir)
   if (only.length && !only.includes(name)) continue;
   try {
     const { run } = await import(pathToFileURL(join(dir, file)).href);
-    for (const line of await run()) console.log(line);
+    for (const figure of await run()) {
+      figures.push(figure);
+      if (!json) console.log(formatFigure(figure));
+    }
   } catch (err) {
     failed += 1;
-    console.log(`${name}: failed: ${err.message}`);
+    figures.push({ name, error: err.message, met: false });
+    if (!json) console.log(`${name}: failed: ${err.message}`);
   }
 }
+if (json) console.log(JSON.stringify({ figures: figures.map(({ text: _text, ...f }) => f) }));
 process.exit(failed ? 1 : 0);

@@ -16,7 +16,18 @@ export function ensureNativeAbi(target) {
   const bin = join(root, "node_modules", ".bin");
   if (target === "electron")
     execFileSync(join(bin, "electron-builder"), ["install-app-deps"], { cwd: root, stdio: "inherit" });
-  else execFileSync("npm", ["rebuild", "better-sqlite3", "keytar"], { cwd: root, stdio: "inherit" });
+  else {
+    execFileSync("npm", ["rebuild", "better-sqlite3"], { cwd: root, stdio: "inherit" });
+    // keytar is optional: absent where libsecret's headers were missing at install time, and a
+    // failed rebuild only means the app runs without the keychain (it says so and how to fix it).
+    if (existsSync(join(root, "node_modules", "keytar"))) {
+      try {
+        execFileSync("npm", ["rebuild", "keytar"], { cwd: root, stdio: "inherit" });
+      } catch {
+        console.log("keytar could not be rebuilt; the app will run without the OS keychain and say why.");
+      }
+    }
+  }
   writeFileSync(stamp, target);
 }
 

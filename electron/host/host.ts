@@ -24,6 +24,7 @@ import { sessionHandlers } from "./sessions/session-rpc.js";
 import { StoreHandle } from "./sessions/store-handle.js";
 import type { Usage } from "./llm/usage.js";
 import { createRouter, type HandlerTable, type Router } from "./rpc/router.js";
+import { KeychainStatus } from "./secrets/keychain-status.js";
 import { createRedactor } from "./secrets/redaction.js";
 import type { Vault } from "./secrets/vault.js";
 
@@ -52,6 +53,8 @@ export interface Host {
   /** Bills a model call to a session's usage ledger; plugin calls use `plugin_llm:<id>`. */
   billUsage(sessionId: string, category: string, usage: Usage): void;
   redact(text: string, options?: { force?: boolean }): string;
+  /** Whether the OS keychain answered at start-up; a failure shows as a `host.info` notice. */
+  keychain: KeychainStatus;
   close(): Promise<void>;
 }
 
@@ -109,8 +112,8 @@ export function createHost(options: HostOptions): Host {
   pluginBilling.bill = billUsage;
   void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
 
-  // Teach the redactor every stored key up front; a locked keychain just means fewer known keys.
-  void options.vault.listAccounts().catch(() => undefined);
+  // Teach the redactor every stored key up front; a missing or locked keychain becomes a notice.
+  const keychain = new KeychainStatus(options.vault, () => events.emit("host.changed", null, {}));
 
   const unwatch = settings.onChange(() => events.emit("settings.changed", null, {}));
 
@@ -119,7 +122,7 @@ export function createHost(options: HostOptions): Host {
       version: options.version,
       mode: options.mode,
       home: options.home,
-      notices: [...settings.notices(), ...sessions.notices()],
+      notices: [...settings.notices(), ...keychain.notices(), ...sessions.notices()],
     }),
     "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
     "settings.set": async ({ key, value }) => {
@@ -151,6 +154,7 @@ export function createHost(options: HostOptions): Host {
     sessions,
     billUsage,
     redact: (text, opts) => redactor.redact(text, opts),
+    keychain,
     async close() {
       await plugins.close();
       await sessions.close();

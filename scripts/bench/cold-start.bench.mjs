@@ -8,6 +8,7 @@ import { chromium } from "playwright-core";
 import { findChromium } from "../find-chromium.mjs";
 import { spawnUntilUrl } from "./spawn-url.mjs";
 import { median, ms } from "./stats.mjs";
+import { figure } from "./figure.mjs";
 // Headless Chromium on a closed network: no sandbox as root, no background fetches.
 import chromiumArgs from "../chromium-args.json" with { type: "json" };
 
@@ -60,6 +61,13 @@ export async function run() {
   const a = median(app);
   const b = median(base);
   return [
-    `cold_start: ${ms(a)} launch to interactive web UI (baseline static page ${ms(b)}; ratio ${(a / b).toFixed(2)}x; median of ${rounds})`,
+    figure({
+      name: "cold_start",
+      value: a,
+      unit: "ms",
+      baseline: b,
+      target: { on: "ratio", max: 2.0 },
+      text: `${ms(a)} launch to interactive web UI (baseline static page ${ms(b)}; ratio ${(a / b).toFixed(2)}x; median of ${rounds})`,
+    }),
   ];
 }

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import OpenAI from "openai";
-import { median, ms } from "./stats.mjs";
+import { median, ms, percentile } from "./stats.mjs";
+import { figure } from "./figure.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const load = (path) => import(pathToFileURL(join(root, "out", "electron", "host", path)).href);
@@ -130,6 +131,19 @@ export async function run() {
   const h = median(hostTimes);
   const s = median(sdkTimes);
   return [
-    `first_token_overhead: host ${ms(h)} vs openai SDK ${ms(s)} (median of ${rounds}), ratio ${(h / s).toFixed(2)}x (target ≤ 1.10x)`,
+    figure({
+      name: "first_token_overhead",
+      value: h,
+      unit: "ms",
+      baseline: s,
+      target: { on: "ratio", max: 1.1 },
+      text: `host ${ms(h)} vs openai SDK ${ms(s)} (median of ${rounds}), ratio ${(h / s).toFixed(2)}x`,
+      extra: {
+        p50: h,
+        p99: percentile(hostTimes, 99),
+        baseline_p50: s,
+        baseline_p99: percentile(sdkTimes, 99),
+      },
+    }),
   ];
 }

@@ -13,7 +13,8 @@ import { createAgentLog } from "../../out/electron/host/logging/agent-log.js";
 import { PluginLlmService } from "../../out/electron/host/plugins/plugin-llm.js";
 import { createRedactor } from "../../out/electron/host/secrets/redaction.js";
 import { createVault } from "../../out/electron/host/secrets/vault.js";
-import { median } from "./stats.mjs";
+import { median, percentile } from "./stats.mjs";
+import { figure } from "./figure.mjs";
 
 const CALLS = 200;
 const WARMUP = 30;
@@ -93,7 +94,20 @@ export async function run() {
     const a = median(ctxTimes);
     const b = median(sdkTimes);
     return [
-      `llm_overhead: ctx.llm.complete ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback)`,
+      figure({
+        name: "llm_overhead",
+        value: a,
+        unit: "ms",
+        baseline: b,
+        target: { on: "ratio", max: 1.05 },
+        text: `ctx.llm.complete ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback)`,
+        extra: {
+          p50: a,
+          p99: percentile(ctxTimes, 99),
+          baseline_p50: b,
+          baseline_p99: percentile(sdkTimes, 99),
+        },
+      }),
     ];
   } finally {
     settings.close();

@@ -12,11 +12,14 @@ import WebSocket from "ws";
 import { findChromium } from "../find-chromium.mjs";
 // Headless Chromium on a closed network: no sandbox as root, no background fetches.
 import chromiumArgs from "../chromium-args.json" with { type: "json" };
+import { figure } from "./figure.mjs";
 import { spawnUntilUrl } from "./spawn-url.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const totalTokens = 20_000;
-const tokensPerSecond = 5_000;
+const totalTokens = 40_000;
+const tokensPerSecond = 20_000;
+/** A frame at 60 Hz: a main-thread task longer than this drops one. */
+const TASK_BUDGET_MS = 16;
 const tickMs = 10;
 
 /** Token i of the reply: a word, with a paragraph break every 80 tokens (Markdown blocks). */
@@ -114,12 +117,9 @@ async function rpc(launchUrl, calls) {
   ws.close();
 }
 
-/** In the page: text growth of the reply per animation frame, and long tasks. */
+/** In the page: text growth of the reply per animation frame. */
 const pageProbe = () => {
-  window.__bench = { tasks: [], samples: [], gaps: [] };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__bench.tasks.push([entry.startTime, entry.duration]);
-  }).observe({ type: "longtask", buffered: true });
+  window.__bench = { samples: [], gaps: [] };
   let last = 0;
   const sample = (now) => {
     const reply = document.querySelector('article[data-role="assistant"]');
@@ -134,6 +134,25 @@ const pageProbe = () => {
   };
   requestAnimationFrame(sample);
 };
+
+/**
+ * Every task the page's main thread ran, from a Chromium trace: the Long Tasks API only reports
+ * tasks over 50 ms, and the target here is 16 ms. Returns [startMs, durationMs] in trace time.
+ */
+function mainThreadTasks(trace) {
+  const events = JSON.parse(trace.toString("utf8")).traceEvents ?? [];
+  const names = new Map();
+  for (const e of events)
+    if (e.ph === "M" && e.name === "thread_name") names.set(`${e.pid}:${e.tid}`, e.args?.name);
+  return events
+    .filter(
+      (e) =>
+        e.ph === "X" &&
+        (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") &&
+        names.get(`${e.pid}:${e.tid}`) === "CrRendererMain",
+    )
+    .map((e) => [e.ts / 1000, e.dur / 1000]);
+}
 
 export async function run() {
   const executablePath = findChromium();
@@ -157,24 +176,53 @@ export async function run() {
     await box.waitFor({ state: "visible" });
     await page.waitForFunction(() => !document.querySelector('textarea[aria-label="Message"]')?.disabled);
     await box.fill("Stream a long answer");
+    await browser.startTracing(page, { categories: ["devtools.timeline", "toplevel"] });
+    const traceStart = await page.evaluate(() => performance.timeOrigin + performance.now());
     await box.press("Enter");
     await page.locator('article[data-role="assistant"][data-status="complete"]').waitFor({ timeout: 60_000 });
     await page.waitForTimeout(200);
-    const { samples, tasks, gaps } = await page.evaluate(() => window.__bench);
+    const traceEnd = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const trace = await browser.stopTracing();
+    const { samples, gaps } = await page.evaluate(() => window.__bench);
+    const lastToken = `w${totalTokens - 1}`;
+    const shownAll = await page
+      .locator('article[data-role="assistant"]')
+      .evaluate((el, word) => el.textContent.includes(word), lastToken);
     const withText = samples.filter(([, length]) => length > 0);
     if (withText.length < 2) throw new Error("the reply never grew on screen");
     const [firstTime] = withText[0];
     const [lastTime, finalLength] = withText[withText.length - 1];
-    // Only what happened while the reply streamed: page load and start-up are cold_start's business.
     const during = ([time]) => time >= firstTime - 50 && time <= lastTime;
-    const longest = Math.max(0, ...tasks.filter(during).map(([, duration]) => duration));
     const maxGap = Math.max(0, ...gaps.filter(during).map(([, gap]) => gap));
+    // The trace's clock is not the page's: take the tasks between sending and the end of the stream.
+    const tasks = mainThreadTasks(trace);
+    const t0 = tasks.length ? Math.min(...tasks.map(([t]) => t)) : 0;
+    const span = traceEnd - traceStart;
+    const longest = Math.max(0, ...tasks.filter(([t]) => t - t0 <= span).map(([, d]) => d));
+    const over = tasks.filter(([, d]) => d > TASK_BUDGET_MS).length;
     if (process.env.BENCH_DEBUG)
-      console.error({ tasks, first: firstTime, last: lastTime, gaps: gaps.filter(([, g]) => g > 50) });
+      console.error({ over, longest, tasks: tasks.filter(([, d]) => d > TASK_BUDGET_MS) });
     const shownRate = totalTokens / ((lastTime - firstTime) / 1000);
     const ratio = shownRate / tokensPerSecond;
     return [
-      `stream_render: ${Math.round(shownRate)} tokens/s shown (provider ${tokensPerSecond} tokens/s; ratio ${ratio.toFixed(2)}x), longest task ${Math.round(longest)} ms (longest frame gap ${Math.round(maxGap)} ms; ${withText.length} text updates, ${finalLength} chars)`,
+      figure({
+        name: "stream_render",
+        value: shownRate,
+        unit: "tokens/s",
+        baseline: tokensPerSecond,
+        target: { on: "longest_task_ms", max: TASK_BUDGET_MS },
+        requires: shownAll,
+        text:
+          `${Math.round(shownRate)} tokens/s shown (provider ${tokensPerSecond} tokens/s; ratio ${ratio.toFixed(2)}x), ` +
+          `${shownAll ? "every token shown" : "NOT every token shown"}, longest main-thread task ${longest.toFixed(1)} ms ` +
+          `(${over} over ${TASK_BUDGET_MS} ms; longest frame gap ${Math.round(maxGap)} ms; ${withText.length} text updates, ${finalLength} chars)`,
+        extra: {
+          longest_task_ms: longest,
+          tasks_over_16ms: over,
+          longest_frame_gap_ms: maxGap,
+          all_tokens_shown: shownAll,
+        },
+      }),
     ];
   } finally {
     await browser.close();

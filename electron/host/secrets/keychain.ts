@@ -23,8 +23,12 @@ export interface KeytarApi {
 export type KeytarLoader = () => Promise<KeytarApi>;
 
 /** Loaded lazily so a missing or broken native module is an error on first use, not at startup. */
+// keytar is an optional dependency (absent where libsecret was missing at install time), so the
+// name is not a literal: neither the type-check nor the bundler may require it to be installed.
+const keytarModule: string = "keytar";
+
 export const loadKeytar: KeytarLoader = async () => {
-  const mod = (await import("keytar")) as unknown as { default?: KeytarApi } & KeytarApi;
+  const mod = (await import(keytarModule)) as { default?: KeytarApi } & KeytarApi;
   return mod.default ?? mod;
 };
 
@@ -50,7 +54,8 @@ export function createKeytarKeychain(options: KeytarKeychainOptions): Keychain {
       loaded = undefined;
       throw new KeychainUnavailableError(
         operation,
-        `the keytar native module could not be loaded (${messageOf(cause)})`,
+        `the keychain library (keytar) is not installed or its native module could not be loaded (${messageOf(cause)})`,
+        "binding_missing",
       );
     });
     return loaded;

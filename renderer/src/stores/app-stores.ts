@@ -1,6 +1,6 @@
 /**
  * The app's stores, made once per client, and their wiring to the host: the first load, a
- * refresh on every `settings.changed` event, and a full refresh after a reconnect (events sent
+ * refresh on every `settings.changed` event (host facts on `host.changed`), and a full refresh after a reconnect (events sent
  * while the socket was down are lost).
  */
 import type { StoreApi } from "zustand/vanilla";
@@ -49,6 +49,8 @@ export function refreshFromHost(stores: AppStores): Promise<void> {
 export function connectStoresToHost(client: HermesClient, stores: AppStores): () => void {
   const stopEvents = client.onEvent((event) => {
     if (event.type === "settings.changed") void refreshFromHost(stores);
+    // The host learned something it reports in host.info (e.g. the keychain is unavailable).
+    if (event.type === "host.changed") void stores.host.getState().load();
     // A plugin finished loading, failed or was unloaded (also by a hand edit of config.yaml).
     if (event.type === "plugins.changed") void stores.plugins.getState().load();
   });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { KeychainUnavailableError } from "../../../electron/host/secrets/errors.js";
+import { createHost } from "../../../electron/host/host.js";
+import { KeychainUnavailableError, keychainFixAdvice } from "../../../electron/host/secrets/errors.js";
 import { createKeytarVault } from "../../../electron/host/secrets/vault.js";
 
 /** Runs a command and returns its stdout; the fixture ends itself with SIGKILL, so no exit code is expected. */
@@ -124,8 +125,57 @@ describe("vault without a reachable keychain", () => {
     expect(error).toBeInstanceOf(KeychainUnavailableError);
     expect(error).toMatchObject({ name: "KeychainUnavailableError", reason: "keychain_unavailable" });
     const message = (error as Error).message;
-    expect(message).toContain("keytar native module could not be loaded");
+    expect(message).toContain("the keychain library (keytar) is not installed");
     expect(message).toContain(missingModule);
     expect(message).not.toContain(FAKE_KEY);
+    expect(error).toMatchObject({ problem: "binding_missing" });
+  });
+});
+
+describe("keychain fix advice", () => {
+  it("tells a Linux user without the binding which package to install and what to rebuild", () => {
+    const advice = keychainFixAdvice("binding_missing", "linux");
+    expect(advice).toContain("sudo apt install libsecret-1-dev && npm rebuild keytar");
+    expect(advice).toContain("sudo dnf install libsecret-devel && npm rebuild keytar");
+  });
+
+  it("tells a Linux user whose binding loads but no keychain answers to run gnome-keyring or KWallet", () => {
+    const advice = keychainFixAdvice("service_unavailable", "linux");
+    expect(advice).toMatch(/desktop session/);
+    expect(advice).toMatch(/gnome-keyring or KWallet/);
+  });
+
+  it("names the build tools on macOS and Windows", () => {
+    expect(keychainFixAdvice("binding_missing", "darwin")).toContain("xcode-select --install");
+    expect(keychainFixAdvice("binding_missing", "win32")).toContain("Visual Studio Build Tools");
+  });
+});
+
+describe("host.info without a keychain", () => {
+  const missingKeytar: string = "hermes-desktop-no-such-keytar";
+  it("carries a keychain_unavailable notice that says what still works and what to do", async () => {
+    const home = await mkdtemp(join(tmpdir(), "hermes-nokeytar-"));
+    const vault = createKeytarVault({
+      service: "hermes-desktop-test-noload",
+      loadKeytar: () => import(missingKeytar),
+    });
+    const changes: string[] = [];
+    const host = createHost({ home, vault, mode: "web", version: "0.0.0-test", bundledPluginsDir: null });
+    host.events.subscribe((frame) => changes.push(frame.params.type));
+    try {
+      await host.keychain.settled();
+      const answer = (await host.router.handle(
+        { jsonrpc: "2.0", id: 1, method: "host.info", params: {} },
+        { connectionId: "test" },
+      )) as { result: { notices: { kind: string; message: string }[] } };
+      const notice = answer.result.notices.find((n) => n.kind === "keychain_unavailable");
+      expect(notice?.message).toContain("The OS keychain is off: its library (keytar) is not installed.");
+      expect(notice?.message).toContain("keyless local providers");
+      expect(notice?.message).toContain(keychainFixAdvice("binding_missing"));
+      expect(changes).toContain("host.changed");
+    } finally {
+      await host.close();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
