@@ -1,4 +1,5 @@
 /** One channel for every host → client event; transports subscribe and forward frames. */
+import type { EventName, EventPayloads, SessionEventName } from "./rpc/events.js";
 import type { EventFrame } from "./rpc/frames.js";
 
 export type EventListener = (frame: EventFrame) => void;
@@ -6,7 +7,12 @@ export type EventListener = (frame: EventFrame) => void;
 export class EventHub {
   private readonly listeners = new Set<EventListener>();
 
-  emit(type: string, sessionId: string | null, payload: unknown): void {
+  /** Typed by the event table: a session event names its session, an app-wide one passes null. */
+  emit<E extends EventName>(
+    type: E,
+    sessionId: E extends SessionEventName ? string : null,
+    payload: EventPayloads[E],
+  ): void {
     const frame: EventFrame = {
       jsonrpc: "2.0",
       method: "event",

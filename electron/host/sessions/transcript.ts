@@ -8,8 +8,9 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { EventHub } from "../events.js";
+import type { EventPayloads, SessionEventName } from "../rpc/events.js";
 import type { SessionStore } from "./session-store.js";
-import { toMessageView, type SessionEventPayloads, type SessionEventType } from "./turn-types.js";
+import { toMessageView, type SessionEventType } from "./turn-types.js";
 import type { MessageMeta, MessagePatch, MessageRecord, NewMessage } from "./types.js";
 
 /** How many sessions' transcripts stay in memory (most recently used). */
@@ -26,8 +27,8 @@ export class Transcript {
 
   emit<T extends SessionEventType>(
     type: T,
-    sessionId: string | null,
-    payload: SessionEventPayloads[T],
+    sessionId: T extends SessionEventName ? string : null,
+    payload: EventPayloads[T],
   ): void {
     this.hub.emit(type, sessionId, payload);
   }

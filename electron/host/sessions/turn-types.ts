@@ -2,13 +2,10 @@
  * The vocabulary of turns (SPEC §9.1, §9.2, §11): who started one, how it ended, how a person's
  * message entered a busy session, and the event payloads clients receive.
  */
-import type { MessageView } from "../rpc/methods/sessions.js";
+import type { EventPayloads, SessionEventName } from "../rpc/events.js";
 import type { MessageDisposition, MessageRecord } from "./types.js";
 
-/** A person at the chat, or a plugin's injected message (SPEC §9.3). */
-export type TurnOrigin = "person" | `plugin:${string}`;
-
-export type TurnStatus = "ok" | "stopped" | "error";
+export type { TurnOrigin, TurnStatus } from "../rpc/events.js";
 
 /** `session.send`'s `mode`; absent = `display.busy_input_mode`. */
 export type BusyInputMode = "queue" | "steer" | "interrupt";
@@ -28,23 +25,12 @@ export class HostShutdownAbort extends Error {
   }
 }
 
-/** Event names and payloads, exactly as SPEC §11 lists them, plus the app's own. */
-export interface SessionEventPayloads {
-  "session.turn.started": { turnId: string; origin: TurnOrigin };
-  "session.title": { title: string };
-  "session.delta": { turnId: string; text: string };
-  "session.turn.finished": { turnId: string; status: TurnStatus; error?: string };
-  /** A message was added or changed (its content is final for that moment). */
-  "session.message": { message: MessageView };
-  /** Messages left the transcript (a regenerated reply). */
-  "session.message.removed": { messageIds: string[] };
-  /** The session list changed: created, renamed, deleted, or moved to the top. */
-  "sessions.changed": Record<string, never>;
-}
-
+/** The events a transcript sends: the session events of the event table, plus the session list's. */
+export type SessionEventPayloads = Pick<EventPayloads, SessionEventName | "sessions.changed">;
 export type SessionEventType = keyof SessionEventPayloads;
 
-export type { MessageView } from "../rpc/methods/sessions.js";
+import type { MessageView } from "../rpc/methods/sessions.js";
+export type { MessageView };
 
 export function toMessageView(record: MessageRecord): MessageView {
   return {

@@ -1,0 +1,82 @@
+/**
+ * The event table: every event the host pushes to its clients, with its payload type, declared
+ * once. `EventHub.emit` is typed from it on the host side and the renderer's `HostEvent` union on
+ * the other, so an event that isn't here can't be sent or received. Frames are
+ * `{"jsonrpc":"2.0","method":"event","params":{"type","session_id","payload"}}`.
+ */
+import type { MessageView } from "./methods/sessions.js";
+
+/** Who started a turn: a person at the chat, or a plugin's injected message. */
+export type TurnOrigin = "person" | `plugin:${string}`;
+export type TurnStatus = "ok" | "stopped" | "error";
+type Empty = Record<string, never>;
+
+/** Events about one session: their frames carry its id in `session_id`. */
+export interface SessionEventPayloads {
+  "session.turn.started": { turnId: string; origin: TurnOrigin };
+  "session.title": { title: string };
+  "session.delta": { turnId: string; text: string };
+  "session.turn.finished": { turnId: string; status: TurnStatus; error?: string };
+  /** A message was added or changed (its content is final for that moment). */
+  "session.message": { message: MessageView };
+  /** Messages left the transcript (a regenerated reply). */
+  "session.message.removed": { messageIds: string[] };
+}
+
+/** App-wide events: `session_id` is null. Each tells clients to re-read something. */
+export interface AppEventPayloads {
+  /** The session list changed: created, renamed, deleted, or moved to the top. */
+  "sessions.changed": Empty;
+  /** config.yaml changed (through the app or by hand). */
+  "settings.changed": Empty;
+  /** A plugin finished loading, failed, or was enabled or disabled. */
+  "plugins.changed": Empty;
+  /** Something `host.info` reports changed (e.g. the keychain turned out to be unavailable). */
+  "host.changed": Empty;
+}
+
+export type EventPayloads = SessionEventPayloads & AppEventPayloads;
+export type EventName = keyof EventPayloads;
+export type SessionEventName = keyof SessionEventPayloads;
+
+/** What each event means, for the generated reference (docs/rpc-reference.md). */
+export const eventTable: {
+  readonly [E in EventName]: { scope: E extends SessionEventName ? "session" : "app"; doc: string };
+} = {
+  "session.turn.started": { scope: "session", doc: "A turn began; `origin` is `person` or `plugin:<id>`." },
+  "session.title": { scope: "session", doc: "The session got a title." },
+  "session.delta": { scope: "session", doc: "Streamed text of the reply the turn is writing." },
+  "session.turn.finished": {
+    scope: "session",
+    doc: "A turn ended: `ok`, `stopped` or `error` (with `error`).",
+  },
+  "session.message": { scope: "session", doc: "A transcript message was added or changed." },
+  "session.message.removed": {
+    scope: "session",
+    doc: "Transcript messages were removed (a regenerated reply).",
+  },
+  "sessions.changed": { scope: "app", doc: "The session list changed; re-read `session.list`." },
+  "settings.changed": {
+    scope: "app",
+    doc: "config.yaml changed; re-read `settings.get` and what depends on it.",
+  },
+  "plugins.changed": {
+    scope: "app",
+    doc: "A plugin loaded, failed or was switched; re-read `plugins.list`.",
+  },
+  "host.changed": { scope: "app", doc: "What `host.info` reports changed; re-read it." },
+};
+
+export const eventNames = Object.keys(eventTable) as EventName[];
+
+/** The `params` of an event frame, one member per event: `type` narrows `payload`. */
+export type HostEvent = {
+  [E in EventName]: {
+    type: E;
+    session_id: E extends SessionEventName ? string : null;
+    payload: EventPayloads[E];
+  };
+}[EventName];
+
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === "string" && Object.prototype.hasOwnProperty.call(eventTable, name);

@@ -1,0 +1,140 @@
+/**
+ * Renders docs/rpc-reference.md from the contract itself — the method table, its param schemas and
+ * types, and the event table — so the reference cannot drift: `npm run docs` writes it and a test
+ * fails when the committed file differs from what the contract says now.
+ */
+import { fileURLToPath } from "node:url";
+import { dirname, join, relative } from "node:path";
+import { writeFileSync } from "node:fs";
+import ts from "typescript";
+import { methodTable, type MethodName } from "../../electron/host/rpc/contract.js";
+import { eventTable, type EventName } from "../../electron/host/rpc/events.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const rpcDir = join(root, "electron", "host", "rpc");
+export const referencePath = join(root, "docs", "rpc-reference.md");
+
+const options: ts.CompilerOptions = {
+  strict: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  noEmit: true,
+  skipLibCheck: true,
+};
+const flags =
+  ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
+
+/** A throwaway module next to the contract whose aliases ask the checker for each type. */
+function typeTexts(aliases: Record<string, string>): { text: Map<string, string>; named: Map<string, string> } {
+  const probe = join(rpcDir, "__reference_probe__.ts");
+  const source =
+    `import type { ParamsOf, ResultOf } from "./contract.js";\nimport type { EventPayloads } from "./events.js";\n` +
+    Object.entries(aliases)
+      .map(([alias, type]) => `export type ${alias} = ${type};`)
+      .join("\n");
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.getSourceFile = (file, language, ...rest) =>
+    file === probe ? ts.createSourceFile(file, source, language) : getSourceFile(file, language, ...rest);
+  host.fileExists = (file) => file === probe || fileExists(file);
+  const program = ts.createProgram([probe], options, host);
+  const checker = program.getTypeChecker();
+  const text = new Map<string, string>();
+  const named = new Map<string, string>();
+
+  // Named types the answers mention (interfaces, aliases of the contract or the plugin SDK) are
+  // listed once with their declaration, comments included.
+  const collect = (type: ts.Type, seen = new Set<ts.Type>()) => {
+    if (seen.has(type)) return;
+    seen.add(type);
+    const symbol = type.aliasSymbol ?? type.getSymbol();
+    const declaration = symbol?.declarations?.[0];
+    const file = declaration?.getSourceFile().fileName ?? "";
+    const ours = file.startsWith(root) && !file.includes("node_modules") && file !== probe;
+    if (symbol && declaration && ours && (ts.isInterfaceDeclaration(declaration) || ts.isTypeAliasDeclaration(declaration))) {
+      if (!named.has(symbol.name)) {
+        named.set(symbol.name, `// ${relative(root, file)}\n${declaration.getFullText().trim()}`);
+        for (const prop of checker.getPropertiesOfType(type))
+          collect(checker.getTypeOfSymbolAtLocation(prop, declaration), seen);
+      }
+      return;
+    }
+    if (type.isUnionOrIntersection()) for (const t of type.types) collect(t, seen);
+    for (const prop of checker.getPropertiesOfType(type)) {
+      const decl = prop.valueDeclaration ?? prop.declarations?.[0];
+      if (decl) collect(checker.getTypeOfSymbolAtLocation(prop, decl), seen);
+    }
+    for (const arg of checker.getTypeArguments(type as ts.TypeReference) ?? []) collect(arg, seen);
+    const element = checker.getIndexTypeOfType(type, ts.IndexKind.Number);
+    if (element) collect(element, seen);
+  };
+
+  const sourceFile = program.getSourceFile(probe)!;
+  for (const statement of sourceFile.statements) {
+    if (!ts.isTypeAliasDeclaration(statement)) continue;
+    const type = checker.getTypeAtLocation(statement.name);
+    // `Record<string, never>` is how the contract spells "no fields".
+    text.set(statement.name.text, checker.typeToString(type, undefined, flags).replace("{ [x: string]: never; }", "{}"));
+    collect(type);
+  }
+  return { text, named };
+}
+
+function paramsNotes(schema: Record<string, unknown>): string[] {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, prop]) => {
+    const rules = Object.entries(prop)
+      .filter(([key]) => key !== "type" && key !== "description")
+      .map(([key, value]) => `${key} ${JSON.stringify(value)}`);
+    return `\`${name}\`${required.has(name) ? "" : " (optional)"}${rules.length ? `: ${rules.join(", ")}` : ""}`;
+  });
+}
+
+export function renderReference(): string {
+  const methods = Object.keys(methodTable) as MethodName[];
+  const events = Object.keys(eventTable) as EventName[];
+  const aliases: Record<string, string> = {};
+  methods.forEach((name, i) => {
+    aliases[`P${i}`] = `ParamsOf<${JSON.stringify(name)}>`;
+    aliases[`R${i}`] = `ResultOf<${JSON.stringify(name)}>`;
+  });
+  events.forEach((name, i) => (aliases[`E${i}`] = `EventPayloads[${JSON.stringify(name)}]`));
+  const { text, named } = typeTexts(aliases);
+
+  const out: string[] = [
+    "# RPC and event reference",
+    "",
+    "Generated from the contract (`electron/host/rpc/`) by `npm run docs`; a test fails when this",
+    "file and the contract disagree. Transport, frames and error reasons: see",
+    "[architecture.md](architecture.md#the-contract).",
+    "",
+    "## Methods",
+    "",
+  ];
+  methods.forEach((name, i) => {
+    const schema = methodTable[name].params as Record<string, unknown>;
+    out.push(`### \`${name}\``, "", `- params: \`${text.get(`P${i}`)}\``);
+    for (const note of paramsNotes(schema)) out.push(`  - ${note}`);
+    if (schema.additionalProperties === false) out.push("  - no other fields");
+    out.push(`- result: \`${text.get(`R${i}`)}\``, "");
+  });
+  out.push("## Events", "", "Frames: `{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":{\"type\",\"session_id\",\"payload\"}}`.", "");
+  out.push("| event | `session_id` | payload | meaning |", "| --- | --- | --- | --- |");
+  events.forEach((name, i) => {
+    const { scope, doc } = eventTable[name];
+    const payload = (text.get(`E${i}`) ?? "").replace(/\|/g, "\\|");
+    out.push(`| \`${name}\` | ${scope === "session" ? "the session's id" : "null"} | \`${payload}\` | ${doc} |`);
+  });
+  out.push("", "## Types", "");
+  for (const [, declaration] of [...named].sort(([a], [b]) => a.localeCompare(b)))
+    out.push("```ts", declaration, "```", "");
+  return out.join("\n").trimEnd() + "\n";
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(referencePath, renderReference());
+  console.log(`wrote ${relative(root, referencePath)}`);
+}
