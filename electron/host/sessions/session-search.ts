@@ -16,48 +16,65 @@ export type SearchOptions = { limit?: number };
 export const DEFAULT_SEARCH_LIMIT = 50;
 const MAX_SEARCH_LIMIT = 500;
 
-// Up to this many matching messages, collecting them all is cheaper than probing sessions.
-const SPARSE_MATCH_LIMIT = 10_000;
+// Matching messages are read newest-created session first, this many at a time.
+const HIT_WINDOW = 1024;
 // The messages index keeps prefixes of these lengths (migrations.ts: prefix = '2 3').
 const LONGEST_INDEXED_PREFIX = 3;
 // A longer typed prefix is rewritten as an OR of at most this many whole words.
 const MAX_COMPLETIONS = 16;
+// Sorting one candidate session by `updated_at` costs about this many rows of the newest-first walk.
+const SORT_COST_IN_WALK_ROWS = 8;
 
-type Found = { session: SessionRow; messageRow: number | null };
+type Found = { row: number; messageRow: number | null };
 
 /**
  * Full-text search over session titles and finished message text. Sessions come newest-updated
  * first, each with an excerpt of its first matching message.
  *
- * Two plans, picked by how common the query is. A rare query collects every matching message and
- * orders their sessions. A common one (the word is in most chats) would make that collection
- * large, so instead it walks sessions newest first and asks the index for one match inside each
- * session's key range, stopping at `limit`. Recent sessions have the smallest keys, where those
- * seeks are cheapest (see message-key.ts).
+ * Message keys put newer sessions first (message-key.ts), so matching messages are read in windows,
+ * newest-created session first, and every session newer than the last one read is known to match
+ * or not. Sessions are then walked newest-updated first through their index, each looked up in
+ * what was read; a session older than that (an old chat that was resumed) is asked of the index
+ * directly, or the window is extended. The walk stops at `limit`, so a word in most chats costs a
+ * few hundred lookups, not a sort of every chat that has it. A rare word whose matches were all read
+ * and are few is cheaper to sort than to find by walking, so those are sorted.
  */
 export class SessionSearch {
-  private readonly messageHitsStmt: Statement<[string, number], number>;
+  private readonly hitsAfterStmt: Statement<[string, number, number], number>;
   private readonly titleHitsStmt: Statement<[string], number>;
   private readonly firstHitFromStmt: Statement<[string, number], number>;
-  private readonly newestStmt: Statement<[], SessionRow>;
+  private readonly newestRowsStmt: Statement<[], number>;
+  private readonly sessionCountStmt: Statement<[], number>;
+  private readonly sessionsStmt: Statement<[string], SessionRow>;
   private readonly candidatesStmt: Statement<[string, number], SessionRow>;
   private readonly messageStmt: Statement<[number], { id: string; content: string }>;
   private readonly completionsStmt: Statement<[string, string, number], string>;
 
   constructor(db: Database) {
-    this.messageHitsStmt = db
-      .prepare<[string, number], number>("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?")
+    // Only the ascending `rowid >`/`>=` forms stop early; an upper bound or DESC order reads the whole doclist.
+    this.hitsAfterStmt = db
+      .prepare<[string, number, number], number>(
+        "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ? LIMIT ?",
+      )
       .pluck();
     this.titleHitsStmt = db
       .prepare<[string], number>("SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ?")
       .pluck();
-    // Only the ascending `rowid >=` form stops early; an upper bound or DESC order reads the whole doclist.
     this.firstHitFromStmt = db
       .prepare<[string, number], number>(
         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? LIMIT 1",
       )
       .pluck();
-    this.newestStmt = db.prepare(`SELECT ${sessionColumns} FROM sessions ORDER BY updated_at DESC, row DESC`);
+    this.newestRowsStmt = db
+      .prepare<[], number>("SELECT row FROM sessions ORDER BY updated_at DESC, row DESC")
+      .pluck();
+    // Rows are never reused, so the span of row ids bounds the number of sessions cheaply.
+    this.sessionCountStmt = db
+      .prepare<[], number>("SELECT coalesce(max(row) - min(row) + 1, 0) FROM sessions")
+      .pluck();
+    this.sessionsStmt = db.prepare(
+      `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))`,
+    );
     this.candidatesStmt = db.prepare(
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))
        ORDER BY updated_at DESC, row DESC LIMIT ?`,
@@ -65,7 +82,7 @@ export class SessionSearch {
     this.messageStmt = db.prepare("SELECT id, content FROM messages WHERE row = ?");
     this.completionsStmt = db
       .prepare<[string, string, number], string>(
-        "SELECT term FROM messages_vocab WHERE term >= ? AND term < ? LIMIT ?",
+        "SELECT term FROM messages_vocab WHERE term >= ? AND term < ?  LIMIT ?",
       )
       .pluck();
   }
@@ -76,14 +93,14 @@ export class SessionSearch {
     const limit = clampLimit(options.limit);
     const titleRows = new Set(this.titleHitsStmt.all(toMatchExpression(parsed)));
     const message = this.messageMatchExpression(parsed);
-    const someHits = message === null ? [] : this.messageHitsStmt.all(message.match, SPARSE_MATCH_LIMIT + 1);
-    let found: Found[] | null = null;
-    if (message === null || someHits.length <= SPARSE_MATCH_LIMIT) {
-      found = this.orderCandidates(someHits, titleRows, limit);
-    } else {
-      if (message.seekable) found = this.walkNewest(message.match, titleRows, limit);
-      found ??= this.orderCandidates(this.messageHitsStmt.all(message.match, -1), titleRows, limit);
-    }
+    const hits = new MessageHits(this.hitsAfterStmt, message?.match ?? null);
+    hits.read(HIT_WINDOW);
+    const candidates = hits.firstMatch.size + titleRows.size;
+    const found =
+      hits.complete &&
+      candidates * SORT_COST_IN_WALK_ROWS < (limit * this.sessionCountStmt.get()!) / Math.max(1, candidates)
+        ? this.sortCandidates(hits, titleRows, limit)
+        : this.walkNewest(hits, message, titleRows, limit);
     return found.map(({ session, messageRow }) => ({
       ...toSummary(session),
       snippet: messageRow === null ? null : this.snippetOf(messageRow, parsed.terms),
@@ -108,42 +125,119 @@ export class SessionSearch {
       : { match: toMatchExpression(parsed, completions), seekable: true };
   }
 
-  /** `messageRows` ascend, so the first seen per session is its first match. */
-  private orderCandidates(messageRows: number[], titleRows: Set<number>, limit: number): Found[] {
-    const firstMatch = new Map<number, number>();
-    for (const messageRow of messageRows) {
-      const sessionRow = sessionRowOfKey(messageRow);
-      if (!firstMatch.has(sessionRow)) firstMatch.set(sessionRow, messageRow);
-    }
-    const candidates = new Set([...firstMatch.keys(), ...titleRows]);
+  /** Every match was read and they are few: sort their sessions. */
+  private sortCandidates(
+    hits: MessageHits,
+    titleRows: Set<number>,
+    limit: number,
+  ): { session: SessionRow; messageRow: number | null }[] {
+    const candidates = new Set([...hits.firstMatch.keys(), ...titleRows]);
     if (candidates.size === 0) return [];
     return this.candidatesStmt
       .all(JSON.stringify([...candidates]), limit)
-      .map((session) => ({ session, messageRow: firstMatch.get(session.row) ?? null }));
+      .map((session) => ({ session, messageRow: hits.firstMatch.get(session.row) ?? null }));
   }
 
-  /** Null when the matches turn out to be too scattered for probing to pay off. */
-  private walkNewest(match: string, titleRows: Set<number>, limit: number): Found[] | null {
+  /** Sessions newest-updated first, each matched against what was read, until `limit` match. */
+  private walkNewest(
+    hits: MessageHits,
+    message: { match: string; seekable: boolean } | null,
+    titleRows: Set<number>,
+    limit: number,
+  ): { session: SessionRow; messageRow: number | null }[] {
     const found: Found[] = [];
-    const maxProbes = Math.max(100, 4 * limit);
-    let probes = 0;
-    for (const session of this.newestStmt.iterate()) {
-      if (++probes > maxProbes) return null;
-      const range = sessionKeyRange(session.row);
-      const hit = this.firstHitFromStmt.get(match, range.first);
-      const messageRow = hit !== undefined && hit <= range.last ? hit : null;
-      if (messageRow !== null || titleRows.has(session.row)) {
-        found.push({ session, messageRow });
+    for (const row of this.newestRowsStmt.iterate()) {
+      let messageRow = hits.firstMatch.get(row) ?? null;
+      if (messageRow === null && message !== null && !hits.knows(row)) {
+        // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
+        messageRow =
+          message.seekable && hits.hitsBefore(row) > 4 * HIT_WINDOW
+            ? this.probe(message.match, row)
+            : hits.readUntilKnown(row);
+      }
+      if (messageRow !== null || titleRows.has(row)) {
+        found.push({ row, messageRow });
         if (found.length === limit) break;
       }
     }
-    return found;
+    if (found.length === 0) return [];
+    const sessions = new Map(
+      this.sessionsStmt.all(JSON.stringify(found.map((f) => f.row))).map((session) => [session.row, session]),
+    );
+    return found.flatMap(({ row, messageRow }) => {
+      const session = sessions.get(row);
+      return session ? [{ session, messageRow }] : [];
+    });
+  }
+
+  /** The session's first matching message, asked of the index directly. */
+  private probe(match: string, sessionRow: number): number | null {
+    const range = sessionKeyRange(sessionRow);
+    const hit = this.firstHitFromStmt.get(match, range.first);
+    return hit !== undefined && hit <= range.last ? hit : null;
   }
 
   private snippetOf(messageRow: number, terms: readonly SearchTerm[]): SearchHit["snippet"] {
     const message = this.messageStmt.get(messageRow);
     if (!message) return null;
     return { messageId: message.id, ...buildSnippet(message.content, terms) };
+  }
+}
+
+/**
+ * Matching messages read in ascending key order, i.e. newest-created session first. Every session
+ * newer than the last one read has had all its matches read, so whether it matches is known.
+ */
+class MessageHits {
+  /** Each session's first matching message, for the sessions read so far. */
+  readonly firstMatch = new Map<number, number>();
+  complete: boolean;
+  private lastKey = 0;
+  private firstKey = 0;
+  private hitsRead = 0;
+  private window = HIT_WINDOW;
+
+  constructor(
+    private readonly stmt: Statement<[string, number, number], number>,
+    private readonly match: string | null,
+  ) {
+    this.complete = match === null;
+  }
+
+  read(count: number): void {
+    if (this.complete || this.match === null) return;
+    const keys = this.stmt.all(this.match, this.lastKey, count + 1);
+    const taken = keys.length > count ? keys.slice(0, count) : keys;
+    for (const key of taken) {
+      const sessionRow = sessionRowOfKey(key);
+      if (!this.firstMatch.has(sessionRow)) this.firstMatch.set(sessionRow, key);
+    }
+    if (taken.length > 0) {
+      this.firstKey ||= taken[0]!;
+      this.lastKey = taken[taken.length - 1]!;
+    }
+    this.hitsRead += taken.length;
+    this.complete = keys.length <= count;
+  }
+
+  /** About how many matches lie between what was read and this older session. */
+  hitsBefore(sessionRow: number): number {
+    const covered = sessionRowOfKey(this.firstKey) - sessionRowOfKey(this.lastKey) + 1;
+    return ((sessionRowOfKey(this.lastKey) - sessionRow) * this.hitsRead) / Math.max(1, covered);
+  }
+
+  /** Whether this session's matches (or their absence) are all read. */
+  knows(sessionRow: number): boolean {
+    return this.complete || (this.lastKey !== 0 && sessionRow >= sessionRowOfKey(this.lastKey));
+  }
+
+  /** Reads on, in growing windows, until the session is known; its first match or null. */
+  readUntilKnown(sessionRow: number): number | null {
+    while (!this.knows(sessionRow)) {
+      this.window *= 2;
+      this.read(this.window);
+    }
+    return this.firstMatch.get(sessionRow) ?? null;
   }
 }
 
