@@ -50,7 +50,11 @@ export class SessionSearch {
   private readonly messageStmt: Statement<[number], { id: string; content: string }>;
   private readonly completionsStmt: Statement<[string, string, number], string>;
 
-  constructor(db: Database) {
+  private readonly hitWindow: number;
+
+  /** `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise the walk). */
+  constructor(db: Database, options: { hitWindow?: number } = {}) {
+    this.hitWindow = options.hitWindow ?? HIT_WINDOW;
     // Only the ascending `rowid >`/`>=` forms stop early; an upper bound or DESC order reads the whole doclist.
     this.hitsAfterStmt = db
       .prepare<[string, number, number], number>(
@@ -93,8 +97,8 @@ export class SessionSearch {
     const limit = clampLimit(options.limit);
     const titleRows = new Set(this.titleHitsStmt.all(toMatchExpression(parsed)));
     const message = this.messageMatchExpression(parsed);
-    const hits = new MessageHits(this.hitsAfterStmt, message?.match ?? null);
-    hits.read(HIT_WINDOW);
+    const hits = new MessageHits(this.hitsAfterStmt, message?.match ?? null, this.hitWindow);
+    hits.read(this.hitWindow);
     const candidates = hits.firstMatch.size + titleRows.size;
     const found =
       hits.complete &&
@@ -151,7 +155,7 @@ export class SessionSearch {
       if (messageRow === null && message !== null && !hits.knows(row)) {
         // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
         messageRow =
-          message.seekable && hits.hitsBefore(row) > 4 * HIT_WINDOW
+          message.seekable && hits.hitsBefore(row) > 4 * this.hitWindow
             ? this.probe(message.match, row)
             : hits.readUntilKnown(row);
       }
@@ -195,11 +199,10 @@ class MessageHits {
   private lastKey = 0;
   private firstKey = 0;
   private hitsRead = 0;
-  private window = HIT_WINDOW;
-
   constructor(
     private readonly stmt: Statement<[string, number, number], number>,
     private readonly match: string | null,
+    private window: number,
   ) {
     this.complete = match === null;
   }

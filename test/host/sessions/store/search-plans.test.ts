@@ -1,0 +1,78 @@
+// The search planner reads matches in windows and walks sessions newest-updated first; with tiny
+// windows every path runs (sorting few candidates, walking, reading on, asking the index about an
+// old chat that was resumed). Whatever the path, the answer must be the brute-force one.
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { SessionSearch } from "../../../../electron/host/sessions/session-search.js";
+import { openStore, snapshot } from "./store-fixtures.js";
+
+function makeRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "common", "common", "common"];
+
+describe("search plans agree with a brute-force search", () => {
+  it.each([1, 2, 3, 7, 1024])("with matches read %i at a time", (hitWindow) => {
+    const { store, clock, file } = openStore();
+    const random = makeRandom(hitWindow);
+    const pick = () => WORDS[Math.floor(random() * WORDS.length)]!;
+    const ids: string[] = [];
+    for (let s = 0; s < 60; s++) {
+      const session = store.createSession({
+        snapshot,
+        title: random() < 0.2 ? `Title ${pick()}` : undefined,
+      });
+      ids.push(session.id);
+      for (let m = 0; m < 4; m++) {
+        clock.advance(1000);
+        store.appendMessage({
+          sessionId: session.id,
+          role: m % 2 ? "assistant" : "user",
+          content: `${pick()} ${pick()}`,
+        });
+      }
+    }
+    // Old chats resumed later: their updated_at is newer than chats created after them.
+    for (const id of [ids[2]!, ids[10]!, ids[33]!]) {
+      clock.advance(1000);
+      store.appendMessage({ sessionId: id, role: "user", content: "resumed epsilon" });
+    }
+
+    const db = new Database(file, { readonly: true });
+    try {
+      const planner = new SessionSearch(db, { hitWindow });
+      const byUpdate = store.listSessions().map((s) => s.id);
+      for (const query of ["alpha", "common", "epsilon", "zeta gamma", "eps", "title", "nothinghere"]) {
+        for (const limit of [1, 5, 50]) {
+          const words = query.split(" ");
+          const matches = (text: string, prefixLast: boolean) => {
+            const tokens = text.toLowerCase().split(/\W+/);
+            return words.every((w, i) =>
+              tokens.some((t) => (prefixLast && i === words.length - 1 ? t.startsWith(w) : t === w)),
+            );
+          };
+          const expected = byUpdate
+            .filter((id) => {
+              const session = store.getSession(id)!;
+              return (
+                matches(session.title, true) || store.listMessages(id).some((m) => matches(m.content, true))
+              );
+            })
+            .slice(0, limit);
+          const got = planner.search(query, { limit }).map((hit) => hit.id);
+          expect(got, `${query} (limit ${limit})`).toEqual(expected);
+        }
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
