@@ -57,6 +57,8 @@ export function createRouter(
   handlers: HandlerTable,
   mapError: ErrorMapper,
   logError: (e: unknown) => void,
+  /** Masks secrets in error messages (a provider's answer quoted in a `provider_error`). */
+  redact: (text: string) => string = (text) => text,
 ): Router {
   const fail = (id: RequestId | null, error: RpcErrorObject): ResponseFrame => ({
     jsonrpc: "2.0",
@@ -101,7 +103,10 @@ export function createRouter(
         return { jsonrpc: "2.0", id: requestId, result: result ?? {} };
       } catch (err) {
         const mapped = err instanceof RpcError ? err : mapError(err);
-        if (mapped) return fail(requestId, mapped.toObject());
+        if (mapped) {
+          const answer = mapped.toObject();
+          return fail(requestId, { ...answer, message: redact(answer.message) });
+        }
         logError(err);
         return fail(requestId, {
           code: errorCodes.internal_error,
