@@ -46,6 +46,8 @@ export interface WebServer {
 const loopback = "127.0.0.1";
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+const invalidFrame = (message: string) => ({ code: -32700, message, data: { reason: "invalid_request" } });
+
 function refuse(res: ServerResponse, status: number, message: string): void {
   res
     .writeHead(status, {
@@ -122,19 +124,19 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     // Without a listener an 'error' would kill the host. ws has already begun closing this one
     // connection with the matching code (1009 for an oversized frame); only say so.
     ws.on("error", (err) => log(`Web UI: closing a connection: ${err.message}`));
-    ws.on("message", (data) => {
+    const refuseFrame = (message: string) =>
+      ws.send(JSON.stringify({ jsonrpc: "2.0", id: null, error: invalidFrame(message) }));
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return refuseFrame("Frames must be text (JSON-RPC 2.0 as UTF-8 JSON), not binary.");
       let frame: unknown;
       try {
         frame = JSON.parse(data.toString());
-      } catch {
-        ws.send(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: null,
-            error: { code: -32700, message: "Frame is not valid JSON", data: { reason: "invalid_request" } },
-          }),
+      } catch (err) {
+        return refuseFrame(
+          err instanceof RangeError
+            ? "Frame nests too deeply to read; send flatter JSON."
+            : "Frame is not valid JSON; send one JSON-RPC 2.0 request object per frame.",
         );
-        return;
       }
       // Requests run concurrently: a slow call never holds up a stop or another call.
       void options.router.handle(frame, { connectionId }).then((response) => {
