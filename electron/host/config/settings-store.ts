@@ -10,8 +10,14 @@ import {
   readTextIfPresent,
   removeStaleTempFiles,
 } from "./config-files.js";
-import { ConfigParseError, ConfigValidationError } from "./config-errors.js";
-import { invalidNotice, movedAsideNotice, unreadableNotice, type ConfigNotice } from "./config-notices.js";
+import { ConfigParseError, ConfigUnreadableError, ConfigValidationError } from "./config-errors.js";
+import {
+  invalidNotice,
+  movedAsideNotice,
+  noAccessNotice,
+  unreadableNotice,
+  type ConfigNotice,
+} from "./config-notices.js";
 import type { Settings, SettingsDocument } from "./config-schema.js";
 import { assertPlainData, deleteAtPath, parseDottedKey, setAtPath } from "./document-paths.js";
 import { findDocumentIssues, type DocumentIssue } from "./schema-issues.js";
@@ -32,8 +38,13 @@ export type SettingsListener = (settings: Settings, notices: readonly ConfigNoti
 /** What the file on disk holds right now, as far as the app is concerned. */
 interface Snapshot {
   fingerprint: string;
-  /** "invalid": parses but breaks the schema; "corrupt": does not parse (left in place). */
-  state: "ok" | "invalid" | "corrupt";
+  /**
+   * "invalid": parses but breaks the schema; "corrupt": does not parse (left in place);
+   * "no_access": cannot be read at all (became a folder, lost its permissions) while running.
+   */
+  state: "ok" | "invalid" | "corrupt" | "no_access";
+  /** Set with "no_access": what a write would hit. */
+  noAccess?: ConfigUnreadableError;
   /** The valid part of the file: the base every write starts from. */
   document: SettingsDocument;
   issues: DocumentIssue[];
@@ -71,8 +82,14 @@ export class SettingsStore {
     this.path = path.join(options.home, CONFIG_FILE_NAME);
     // Temp files carry wall-clock mtimes, so they are aged against the wall clock.
     removeStaleTempFiles(this.path, Date.now());
-    this.#conf = this.#openConf(options.home);
+    try {
+      this.#conf = this.#openConf(options.home);
+    } catch (error) {
+      // A folder or a file without permission: say so in one line rather than start on top of it.
+      throw ConfigUnreadableError.from(this.path, error) ?? error;
+    }
     this.#lastEmitted = { settings: this.#read().settings, notices: this.notices() };
+    if (this.#snapshot?.noAccess) throw this.#snapshot.noAccess;
     this.#watch();
   }
 
@@ -106,6 +123,7 @@ export class SettingsStore {
     if (this.#movedAside) notices.push(this.#movedAside.notice);
     if (snapshot.state === "corrupt") notices.push(unreadableNotice(this.path, snapshot.parseError ?? ""));
     if (snapshot.state === "invalid") notices.push(invalidNotice(this.path, snapshot.issues));
+    if (snapshot.noAccess) notices.push(noAccessNotice(snapshot.noAccess.message));
     return notices;
   }
 
@@ -213,16 +231,18 @@ export class SettingsStore {
     try {
       raw = this.#conf.store;
     } catch (error) {
-      if (!(error instanceof ConfigParseError)) throw error;
+      const noAccess = ConfigUnreadableError.from(this.path, error);
+      if (!(error instanceof ConfigParseError) && !noAccess) throw error;
       // Left in place: the user may be mid-edit. Defaults meanwhile, so grants fail closed.
       const empty: SettingsDocument = {};
       this.#snapshot = {
         fingerprint,
-        state: "corrupt",
+        state: noAccess ? "no_access" : "corrupt",
         document: empty,
         issues: [],
-        parseError: error.message,
+        parseError: noAccess ? null : (error as Error).message,
         settings: toEffectiveSettings(empty),
+        ...(noAccess ? { noAccess } : {}),
       };
       return this.#snapshot;
     }
@@ -243,6 +263,8 @@ export class SettingsStore {
   /** Applies `edit` to a copy of the current document, validates the result, then writes it. */
   #commit(edit: (doc: SettingsDocument) => void): void {
     const current = this.#read();
+    // Writing over a file we cannot read would lose it: refuse, saying what to do.
+    if (current.noAccess) throw current.noAccess;
     const next = structuredClone(current.document);
     edit(next);
     const [first, ...rest] = findDocumentIssues(next);
