@@ -148,7 +148,7 @@ export class ChatEngine {
 
     let text = "";
     // Deltas are released redacted, a secret never in two halves; `text` is what was released.
-    const shown = new StreamRedactor(this.redactor);
+    const shown = new StreamRedactor(this.redactor, () => this.vault.knownKeys());
     const release = (piece: string) => {
       if (!piece) return;
       text += piece;

@@ -4,10 +4,11 @@ import { StreamRedactor } from "../../../electron/host/secrets/stream-redactor.j
 
 const KEY = "plainvaultkey0123456789abcdef";
 const redact = createRedactor({ knownKeys: () => [KEY], enabled: () => false }).redact;
+const knownKeys = () => [KEY];
 
 /** Feeds `text` cut at `cuts`, returns every release and their sum. */
 function stream(text: string, cuts: number[]): { pieces: string[]; whole: string } {
-  const redactor = new StreamRedactor(redact);
+  const redactor = new StreamRedactor(redact, knownKeys);
   const pieces: string[] = [];
   let from = 0;
   for (const cut of [...cuts, text.length]) {
@@ -21,6 +22,8 @@ function stream(text: string, cuts: number[]): { pieces: string[]; whole: string
 describe("StreamRedactor", () => {
   const cases = [
     `Your key is ${KEY} — keep it.`,
+    `glued:${KEY}, or key=${KEY}. Then sk-proj-${"z".repeat(30)} and ghp_${"q".repeat(36)} end`,
+    `See https://user:${"p4ss".repeat(4)}@example.invalid/x and AKIA${"Q".repeat(16)} done`,
     `curl -H "Authorization: Bearer ${"t0ken".repeat(6)}" https://x`,
     `api_key: ${"v4lue".repeat(5)} and more`,
     `-----BEGIN PRIVATE KEY-----\nMIIE${"A".repeat(40)}\n-----END PRIVATE KEY-----\nafter`,
@@ -36,11 +39,14 @@ describe("StreamRedactor", () => {
     }
   });
 
-  it("lets ordinary prose out word by word", () => {
-    const redactor = new StreamRedactor(redact);
-    expect(redactor.push("Hello")).toBe("");
-    expect(redactor.push(" there, fri")).toBe("Hello there, ");
-    expect(redactor.push("end.")).toBe("");
-    expect(redactor.flush()).toBe("friend.");
+  it("lets ordinary words out at once and holds only what could grow into a secret", () => {
+    const redactor = new StreamRedactor(redact, knownKeys);
+    expect(redactor.push("Hello")).toBe("Hello");
+    expect(redactor.push(" there, it was")).toBe(" there, it ");
+    expect(redactor.push(" a Bear")).toBe("was a ");
+    expect(redactor.push("er tok")).toBe("");
+    expect(redactor.push(`en${"0".repeat(20)} ok`)).toBe(`Bearer *** ok`);
+    expect(redactor.push(" plainvault")).toBe(" ");
+    expect(redactor.flush()).toBe("plainvault");
   });
 });
