@@ -20,6 +20,7 @@ import {
 } from "./config-notices.js";
 import type { Settings, SettingsDocument } from "./config-schema.js";
 import { assertPlainData, deleteAtPath, parseDottedKey, setAtPath } from "./document-paths.js";
+import { watchConfigFile } from "./config-watcher.js";
 import { findDocumentIssues, type DocumentIssue } from "./schema-issues.js";
 import { repairDocument, toEffectiveSettings } from "./settings-repair.js";
 import { parseConfigText, serializeConfig } from "./yaml-codec.js";
@@ -54,9 +55,6 @@ interface Snapshot {
   frozenDocument?: Readonly<SettingsDocument>;
 }
 
-// Editors save in bursts (truncate, write, rename); one re-read per burst is enough.
-const WATCH_DEBOUNCE_MS = 40;
-
 /**
  * `config.yaml` in the data home (SPEC §2, §3). conf is the file engine (YAML codec, atomic
  * writes); validation, recovery and notices are ours. Every read checks the file first, so a hand
@@ -72,8 +70,7 @@ export class SettingsStore {
   #ownWriteFingerprint: string | null = null;
   readonly #listeners = new Set<SettingsListener>();
   #lastEmitted: { settings: Settings; notices: ConfigNotice[] };
-  #watcher: fs.FSWatcher | null = null;
-  #watchTimer: NodeJS.Timeout | null = null;
+  #stopWatching: () => void = () => undefined;
   #closed = false;
 
   constructor(options: SettingsStoreOptions) {
@@ -90,7 +87,14 @@ export class SettingsStore {
     }
     this.#lastEmitted = { settings: this.#read().settings, notices: this.notices() };
     if (this.#snapshot?.noAccess) throw this.#snapshot.noAccess;
-    this.#watch();
+    this.#stopWatching = watchConfigFile(this.path, () => {
+      if (this.#closed) return;
+      try {
+        this.#emitIfChanged();
+      } catch (error) {
+        console.error("reading config.yaml after a change failed:", error);
+      }
+    });
   }
 
   /** The effective settings (defaults where the file says nothing or something invalid). */
@@ -166,10 +170,7 @@ export class SettingsStore {
 
   close(): void {
     this.#closed = true;
-    this.#watcher?.close();
-    this.#watcher = null;
-    fs.unwatchFile(this.path);
-    if (this.#watchTimer) clearTimeout(this.#watchTimer);
+    this.#stopWatching();
     this.#listeners.clear();
   }
 
@@ -290,36 +291,6 @@ export class SettingsStore {
         // One broken listener must not stop the others from hearing about the change.
         console.error("settings listener failed:", error);
       }
-    }
-  }
-
-  #watch(): void {
-    const onEvent = () => {
-      if (this.#closed) return;
-      if (this.#watchTimer) clearTimeout(this.#watchTimer);
-      this.#watchTimer = setTimeout(() => {
-        this.#watchTimer = null;
-        if (this.#closed) return;
-        try {
-          this.#emitIfChanged();
-        } catch (error) {
-          console.error("reading config.yaml after a change failed:", error);
-        }
-      }, WATCH_DEBOUNCE_MS);
-      this.#watchTimer.unref();
-    };
-    try {
-      // The directory, not the file: atomic saves replace the file's inode.
-      this.#watcher = fs.watch(path.dirname(this.path), { persistent: false }, (_event, name) => {
-        if (name === null || name === CONFIG_FILE_NAME) onEvent();
-      });
-      this.#watcher.on("error", () => {
-        this.#watcher?.close();
-        this.#watcher = null;
-        if (!this.#closed) fs.watchFile(this.path, { persistent: false, interval: 1000 }, onEvent);
-      });
-    } catch {
-      fs.watchFile(this.path, { persistent: false, interval: 1000 }, onEvent);
     }
   }
 }
