@@ -114,7 +114,7 @@ export class ChatEngine {
         ),
         usage: mapUsage(response.usage),
         finishReason: choice?.finish_reason ?? null,
-        model: response.model || route.model,
+        model: this.redact(response.model || route.model),
         stopped: false,
       };
     } catch (err) {
@@ -209,7 +209,7 @@ export class ChatEngine {
         })),
       usage,
       finishReason,
-      model,
+      model: this.redact(model),
       stopped: options.signal?.aborted ?? false,
     };
   }

@@ -126,7 +126,7 @@ describe("a provider quoting a key never gets it shown, stored, answered or logg
       toolCalls: [{ name: "echo", arguments: { text: CANARY } }],
       content: `Calling with ${CANARY}`,
     });
-    provider.enqueue({ kind: "text", content: `Done with Bearer ${CANARY}` });
+    provider.enqueue({ kind: "text", content: `Done with Bearer ${CANARY}`, model: `model-${CANARY}` });
     await turn(sessionId, "use the tool");
 
     provider.fault({ kind: "http_error", status: 401, message: quoted }, { endpoint: "models" });
