@@ -40,6 +40,14 @@ test("another local server receives no cookie and no token; the app survives a r
     await page.reload();
     await expect(welcome).toBeVisible();
 
+    // Another tab has no token (session storage is per tab) and says what to do.
+    const otherTab = await page.context().newPage();
+    await otherTab.goto(`${hermes.origin}/`);
+    await expect(otherTab.getByRole("status")).toContainText(
+      "This tab has no launch token. Open the URL Hermes Desktop printed at launch",
+    );
+    await otherTab.close();
+
     // A link from the app to another local port, then a visit of its own, then a request from it.
     await page.evaluate((href) => {
       const link = document.createElement("a");

@@ -12,9 +12,15 @@ declare global {
   }
 }
 
+let tokenMissing = false;
+
+/** True when this web-mode tab has no launch token (opened without the printed URL). */
+export const launchTokenMissing = (): boolean => tokenMissing;
+
 export function createHermesClient(win: Window = window): HermesClient {
   if (win.hermes) return createIpcClient(win.hermes);
   const token = takeLaunchToken(win);
+  tokenMissing = token === null;
   return createWebSocketClient({
     url: sameOriginRpcUrl(win.location),
     protocols: token ? [RPC_SUBPROTOCOL, tokenSubprotocol(token)] : [RPC_SUBPROTOCOL],
