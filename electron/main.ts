@@ -5,6 +5,7 @@
 import {
   app,
   BrowserWindow,
+  dialog,
   ipcMain,
   net,
   protocol,
@@ -16,6 +17,7 @@ import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { appVersion } from "./app-version.js";
 import { parseLaunchArgs } from "./cli-args.js";
+import { ConfigUnreadableError } from "./host/config/config-errors.js";
 import { createHost, type Host } from "./host/host.js";
 import { ipcChannels } from "./host/rpc/contract.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
@@ -81,14 +83,22 @@ function createWindow(keeper: WindowStateKeeper): void {
 void app.whenReady().then(() => {
   const args = parseLaunchArgs(process.argv.slice(1));
   const home = args.home ?? process.env.HERMES_DESKTOP_HOME ?? app.getPath("userData");
-  host = createHost({
-    home,
-    vault: createKeytarVault(),
-    mode: "desktop",
-    version: appVersion(),
-    // shell.openPath answers "" on success; only the plugins folder is ever passed here.
-    openFolder: async (path) => (await shell.openPath(path)) === "",
-  });
+  try {
+    host = createHost({
+      home,
+      vault: createKeytarVault(),
+      mode: "desktop",
+      version: appVersion(),
+      // shell.openPath answers "" on success; only the plugins folder is ever passed here.
+      openFolder: async (path) => (await shell.openPath(path)) === "",
+    });
+  } catch (err) {
+    if (!(err instanceof ConfigUnreadableError)) throw err;
+    // The settings file is a folder or not readable: say which, why and what to do, then stop.
+    dialog.showErrorBox("Hermes Desktop cannot start", err.message);
+    app.exit(1);
+    return;
+  }
 
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);

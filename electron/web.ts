@@ -7,9 +7,11 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { appVersion } from "./app-version.js";
 import { LaunchArgsError, parseLaunchArgs } from "./cli-args.js";
+import { ConfigUnreadableError } from "./host/config/config-errors.js";
 import { resolveDataHome } from "./host/data-home.js";
 import { createHost } from "./host/host.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
+import { requireStrongToken, WeakWebTokenError } from "./web/auth.js";
 import { startWebServer } from "./web/server.js";
 
 async function main(): Promise<void> {
@@ -23,11 +25,25 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const token = process.env.HERMES_DESKTOP_WEB_TOKEN || randomBytes(24).toString("base64url");
+  try {
+    requireStrongToken(token);
+  } catch (err) {
+    if (!(err instanceof WeakWebTokenError)) throw err;
+    console.error(err.message);
+    process.exit(2);
+  }
   const home = resolve(resolveDataHome(args.home));
-  const host = createHost({ home, vault: createKeytarVault(), mode: "web", version: appVersion() });
+  let host;
+  try {
+    host = createHost({ home, vault: createKeytarVault(), mode: "web", version: appVersion() });
+  } catch (err) {
+    if (!(err instanceof ConfigUnreadableError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
   for (const notice of host.settings.notices()) console.warn(`Notice: ${notice.message}`);
 
-  const token = process.env.HERMES_DESKTOP_WEB_TOKEN || randomBytes(24).toString("base64url");
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "renderer");
   let server;
   try {

@@ -138,10 +138,14 @@ export function createHost(options: HostOptions): Host {
     ...sessionHandlers(sessions),
   };
 
-  const router = createRouter(handlers, mapServiceError, (err) =>
-    log.write("ERROR", "rpc_error", {
-      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-    }),
+  const router = createRouter(
+    handlers,
+    mapServiceError,
+    (err) =>
+      log.write("ERROR", "rpc_error", {
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      }),
+    (text) => redactor.redact(text, { force: true }),
   );
 
   return {

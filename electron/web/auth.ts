@@ -1,13 +1,28 @@
 /**
- * Web-mode access rules (SPEC §11): the launch token (bearer header, the cookie it sets, or
- * `?token=` on the first page load) and the Origin/Host checks that keep other sites out.
+ * Web-mode access rules (SPEC §11): the launch token (a bearer header, the `/rpc` token
+ * subprotocol, or `?token=` on a page load), the Origin/Host checks that keep other sites out,
+ * and the refusal of weak fixed tokens. No cookie: a cookie for 127.0.0.1 reaches every port.
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-
-export const tokenCookie = "hermes_token";
+import { MIN_WEB_TOKEN_LENGTH, tokenFromSubprotocol } from "../host/rpc/web-token.js";
 
 export type AccessVerdict = { ok: true } | { ok: false; status: 401 | 403; why: string };
+
+export class WeakWebTokenError extends Error {
+  override readonly name = "WeakWebTokenError";
+  constructor(length: number) {
+    super(
+      `HERMES_DESKTOP_WEB_TOKEN is ${length} characters long; a launch token needs at least ` +
+        `${MIN_WEB_TOKEN_LENGTH}. Set a longer random one (e.g. \`openssl rand -base64 32\`) or unset it for a fresh token each launch.`,
+    );
+  }
+}
+
+/** Throws WeakWebTokenError for a token too short to resist guessing. */
+export function requireStrongToken(token: string): void {
+  if (token.length < MIN_WEB_TOKEN_LENGTH) throw new WeakWebTokenError(token.length);
+}
 
 const sameToken = (given: string, token: string): boolean => {
   const a = Buffer.from(given);
@@ -15,20 +30,21 @@ const sameToken = (given: string, token: string): boolean => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-export function cookieToken(req: IncomingMessage): string | null {
-  const header = req.headers.cookie;
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === tokenCookie) return decodeURIComponent(rest.join("="));
-  }
-  return null;
-}
-
 export function bearerToken(req: IncomingMessage): string | null {
   const header = req.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return match?.[1] ?? null;
+}
+
+/** The token a browser page offers as a `/rpc` subprotocol. */
+export function subprotocolToken(req: IncomingMessage): string | null {
+  const header = req.headers["sec-websocket-protocol"];
+  if (!header) return null;
+  for (const protocol of header.split(",")) {
+    const token = tokenFromSubprotocol(protocol.trim());
+    if (token !== null) return token;
+  }
+  return null;
 }
 
 export interface AccessRules {
@@ -54,12 +70,7 @@ export function checkOrigin(req: IncomingMessage, rules: AccessRules): AccessVer
   return { ok: true };
 }
 
-export function checkToken(
-  req: IncomingMessage,
-  rules: AccessRules,
-  queryToken: string | null,
-): AccessVerdict {
-  const given = bearerToken(req) ?? cookieToken(req) ?? queryToken;
+export function checkToken(given: string | null, rules: AccessRules): AccessVerdict {
   if (given && sameToken(given, rules.token)) return { ok: true };
   return { ok: false, status: 401, why: given ? "wrong token" : "no token" };
 }

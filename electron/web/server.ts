@@ -1,6 +1,9 @@
 /**
  * Web mode's transport: the host's router over a WebSocket at `/rpc`, the built renderer, and the
  * REST twins of the model methods, on 127.0.0.1 only, behind the launch token and Origin checks.
+ * The page shell and its assets hold no secret and are served without the token (the page keeps
+ * the token in session storage, so a reload needs it in no URL and no cookie); `/api/` and `/rpc`
+ * need it. A connection that misbehaves (an oversized frame) is closed alone.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -8,7 +11,15 @@ import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { EventHub } from "../host/events.js";
 import type { Router } from "../host/rpc/router.js";
-import { checkOrigin, checkToken, tokenCookie, type AccessRules } from "./auth.js";
+import { RPC_SUBPROTOCOL } from "../host/rpc/web-token.js";
+import {
+  bearerToken,
+  checkOrigin,
+  checkToken,
+  requireStrongToken,
+  subprotocolToken,
+  type AccessRules,
+} from "./auth.js";
 import { handleRest } from "./rest.js";
 import { securityHeaders, serveStatic } from "./static-files.js";
 
@@ -20,6 +31,8 @@ export interface WebServerOptions {
   port?: number;
   /** The built renderer (`out/renderer`). */
   staticDir: string;
+  /** Where a line about a dropped connection goes; default stderr. */
+  log?: (line: string) => void;
 }
 
 export interface WebServer {
@@ -31,19 +44,32 @@ export interface WebServer {
 
 /** Loopback only, by construction: there is no option to bind anywhere else. */
 const loopback = "127.0.0.1";
-const maxFrameBytes = 16 * 1024 * 1024;
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+const invalidFrame = (message: string) => ({ code: -32700, message, data: { reason: "invalid_request" } });
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res
-    .writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" })
+    .writeHead(status, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+    })
     .end(message);
 }
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  requireStrongToken(options.token);
+  const log = options.log ?? ((line: string) => console.warn(line));
   let port = options.port ?? 0;
   const rules: AccessRules = { token: options.token, port: () => port };
   const sockets = new Set<Socket>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    // Pick our protocol; the token protocol is read at the handshake and never echoed.
+    handleProtocols: (protocols) => (protocols.has(RPC_SUBPROTOCOL) ? RPC_SUBPROTOCOL : false),
+  });
 
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch(() => {
@@ -56,23 +82,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const url = new URL(req.url ?? "/", `http://${loopback}:${port}`);
     const origin = checkOrigin(req, rules);
     if (!origin.ok) return refuse(res, origin.status, `Forbidden: ${origin.why}.`);
-    const queryToken = req.method === "GET" ? url.searchParams.get("token") : null;
-    const access = checkToken(req, rules, queryToken);
-    if (!access.ok) return refuse(res, 401, "Unauthorized: open the URL Hermes Desktop printed at launch.");
-    if (queryToken !== null) {
-      // Trade the URL token for a cookie so it leaves the address bar and history.
-      url.searchParams.delete("token");
-      res
-        .writeHead(302, {
-          "Set-Cookie": `${tokenCookie}=${encodeURIComponent(options.token)}; HttpOnly; SameSite=Strict; Path=/`,
-          Location: url.pathname + (url.search || ""),
-          "Cache-Control": "no-store",
-        })
-        .end();
-      return;
+    const unauthorized = "Unauthorized: open the URL Hermes Desktop printed at launch.";
+    if (url.pathname.startsWith("/api/")) {
+      if (!checkToken(bearerToken(req), rules).ok) return refuse(res, 401, unauthorized);
+      return handleRest(req, res, url, options.router);
     }
-    if (url.pathname.startsWith("/api/")) return handleRest(req, res, url, options.router);
     if (req.method !== "GET" && req.method !== "HEAD") return refuse(res, 405, "Method not allowed");
+    // The shell needs no token, but a wrong one in the URL is worth saying so at once.
+    const queryToken = url.searchParams.get("token");
+    if (queryToken !== null && !checkToken(queryToken, rules).ok) return refuse(res, 401, unauthorized);
     return serveStatic(options.staticDir, url.pathname, res, port);
   }
 
@@ -86,7 +104,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const verdict = (() => {
       const origin = checkOrigin(req, rules);
       if (!origin.ok) return origin;
-      return checkToken(req, rules, null);
+      return checkToken(bearerToken(req) ?? subprotocolToken(req), rules);
     })();
     if (url.pathname !== "/rpc" || !verdict.ok) {
       const status = url.pathname !== "/rpc" ? 404 : verdict.ok ? 200 : verdict.status;
@@ -103,19 +121,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     });
     ws.on("close", unsubscribe);
-    ws.on("message", (data) => {
+    // Without a listener an 'error' would kill the host. ws has already begun closing this one
+    // connection with the matching code (1009 for an oversized frame); only say so.
+    ws.on("error", (err) => log(`Web UI: closing a connection: ${err.message}`));
+    const refuseFrame = (message: string) =>
+      ws.send(JSON.stringify({ jsonrpc: "2.0", id: null, error: invalidFrame(message) }));
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return refuseFrame("Frames must be text (JSON-RPC 2.0 as UTF-8 JSON), not binary.");
       let frame: unknown;
       try {
         frame = JSON.parse(data.toString());
-      } catch {
-        ws.send(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: null,
-            error: { code: -32700, message: "Frame is not valid JSON", data: { reason: "invalid_request" } },
-          }),
+      } catch (err) {
+        return refuseFrame(
+          err instanceof RangeError
+            ? "Frame nests too deeply to read; send flatter JSON."
+            : "Frame is not valid JSON; send one JSON-RPC 2.0 request object per frame.",
         );
-        return;
       }
       // Requests run concurrently: a slow call never holds up a stop or another call.
       void options.router.handle(frame, { connectionId }).then((response) => {

@@ -42,27 +42,26 @@ function handshakeStatus(origin: string, headers: Record<string, string> = {}): 
 
 const foreignOrigin = "http://evil.example";
 
-test("without the launch token the page and the /rpc handshake answer 401", async ({ hermes }) => {
-  expect((await get(`${hermes.origin}/`)).status).toBe(401);
-  expect((await get(`${hermes.origin}/`, { Authorization: "Bearer not-the-token" })).status).toBe(401);
+test("without the launch token /api and the /rpc handshake answer 401", async ({ hermes }) => {
+  expect((await get(`${hermes.origin}/api/model/auxiliary`)).status).toBe(401);
+  const wrong = { Authorization: "Bearer not-the-token" };
+  expect((await get(`${hermes.origin}/api/model/auxiliary`, wrong)).status).toBe(401);
+  expect((await get(`${hermes.origin}/?token=not-the-token`)).status).toBe(401);
   expect(await handshakeStatus(hermes.origin)).toBe(401);
-  expect(await handshakeStatus(hermes.origin, { Authorization: "Bearer not-the-token" })).toBe(401);
-  expect(await handshakeStatus(hermes.origin, { Cookie: "hermes_token=not-the-token" })).toBe(401);
+  expect(await handshakeStatus(hermes.origin, wrong)).toBe(401);
+  expect(await handshakeStatus(hermes.origin, { Cookie: `hermes_token=${hermes.token}` })).toBe(401);
 });
 
-test("the launch token opens the page, trades itself for an HttpOnly cookie, and opens /rpc", async ({
+test("the launch URL serves the page with no cookie and no redirect; the bearer token opens /rpc", async ({
   hermes,
 }) => {
   const first = await get(hermes.launchUrl);
-  expect(first.status).toBe(302);
-  expect(first.headers.location).toBe("/");
-  const cookie = [first.headers["set-cookie"] ?? []].flat().join("\n");
-  expect(cookie).toMatch(/HttpOnly/i);
-  const cookiePair = cookie.split(";")[0] ?? "";
-
-  expect((await get(`${hermes.origin}/`, { Cookie: cookiePair })).status).toBe(200);
-  expect((await get(`${hermes.origin}/`, { Authorization: `Bearer ${hermes.token}` })).status).toBe(200);
-  expect(await handshakeStatus(hermes.origin, { Cookie: cookiePair })).toBe(101);
+  expect(first.status).toBe(200);
+  expect(first.headers.location).toBeUndefined();
+  expect(first.headers["set-cookie"]).toBeUndefined();
+  expect(first.headers["referrer-policy"]).toBe("no-referrer");
+  // The shell holds no secret: it is served without the token too (a reload needs no URL token).
+  expect((await get(`${hermes.origin}/`)).status).toBe(200);
   expect(await handshakeStatus(hermes.origin, { Authorization: `Bearer ${hermes.token}` })).toBe(101);
   // The app's own origin is welcome.
   expect(

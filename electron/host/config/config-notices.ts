@@ -1,6 +1,6 @@
 import type { ConfigIssue } from "./config-errors.js";
 
-export type ConfigNoticeKind = "config_corrupt" | "config_invalid";
+export type ConfigNoticeKind = "config_corrupt" | "config_invalid" | "config_unreadable";
 
 /** Shown in the UI and in `host.info`'s `notices` (SPEC §2). */
 export interface ConfigNotice {
@@ -34,5 +34,13 @@ export function invalidNotice(file: string, issues: readonly ConfigIssue[]): Con
       `${file} has settings that break the schema, so ${keys} run at their defaults: ` +
       `${issues.map((issue) => issue.message).join("; ")}. Fix them in the file, or save any ` +
       `setting to write a repaired file (the current one is kept as config.yaml.bak-<time>).`,
+  };
+}
+
+/** config.yaml stopped being readable while the app runs: defaults meanwhile, writes refused. */
+export function noAccessNotice(message: string): ConfigNotice {
+  return {
+    kind: "config_unreadable",
+    message: `${message} Until then Hermes Desktop runs on default settings and saves none.`,
   };
 }

@@ -10,10 +10,17 @@ import {
   readTextIfPresent,
   removeStaleTempFiles,
 } from "./config-files.js";
-import { ConfigParseError, ConfigValidationError } from "./config-errors.js";
-import { invalidNotice, movedAsideNotice, unreadableNotice, type ConfigNotice } from "./config-notices.js";
+import { ConfigParseError, ConfigUnreadableError, ConfigValidationError } from "./config-errors.js";
+import {
+  invalidNotice,
+  movedAsideNotice,
+  noAccessNotice,
+  unreadableNotice,
+  type ConfigNotice,
+} from "./config-notices.js";
 import type { Settings, SettingsDocument } from "./config-schema.js";
 import { assertPlainData, deleteAtPath, parseDottedKey, setAtPath } from "./document-paths.js";
+import { watchConfigFile } from "./config-watcher.js";
 import { findDocumentIssues, type DocumentIssue } from "./schema-issues.js";
 import { repairDocument, toEffectiveSettings } from "./settings-repair.js";
 import { parseConfigText, serializeConfig } from "./yaml-codec.js";
@@ -32,8 +39,13 @@ export type SettingsListener = (settings: Settings, notices: readonly ConfigNoti
 /** What the file on disk holds right now, as far as the app is concerned. */
 interface Snapshot {
   fingerprint: string;
-  /** "invalid": parses but breaks the schema; "corrupt": does not parse (left in place). */
-  state: "ok" | "invalid" | "corrupt";
+  /**
+   * "invalid": parses but breaks the schema; "corrupt": does not parse (left in place);
+   * "no_access": cannot be read at all (became a folder, lost its permissions) while running.
+   */
+  state: "ok" | "invalid" | "corrupt" | "no_access";
+  /** Set with "no_access": what a write would hit. */
+  noAccess?: ConfigUnreadableError;
   /** The valid part of the file: the base every write starts from. */
   document: SettingsDocument;
   issues: DocumentIssue[];
@@ -42,9 +54,6 @@ interface Snapshot {
   /** `document`, copied and deep-frozen on first ask, for readers that only look. */
   frozenDocument?: Readonly<SettingsDocument>;
 }
-
-// Editors save in bursts (truncate, write, rename); one re-read per burst is enough.
-const WATCH_DEBOUNCE_MS = 40;
 
 /**
  * `config.yaml` in the data home (SPEC §2, §3). conf is the file engine (YAML codec, atomic
@@ -61,8 +70,7 @@ export class SettingsStore {
   #ownWriteFingerprint: string | null = null;
   readonly #listeners = new Set<SettingsListener>();
   #lastEmitted: { settings: Settings; notices: ConfigNotice[] };
-  #watcher: fs.FSWatcher | null = null;
-  #watchTimer: NodeJS.Timeout | null = null;
+  #stopWatching: () => void = () => undefined;
   #closed = false;
 
   constructor(options: SettingsStoreOptions) {
@@ -71,9 +79,22 @@ export class SettingsStore {
     this.path = path.join(options.home, CONFIG_FILE_NAME);
     // Temp files carry wall-clock mtimes, so they are aged against the wall clock.
     removeStaleTempFiles(this.path, Date.now());
-    this.#conf = this.#openConf(options.home);
+    try {
+      this.#conf = this.#openConf(options.home);
+    } catch (error) {
+      // A folder or a file without permission: say so in one line rather than start on top of it.
+      throw ConfigUnreadableError.from(this.path, error) ?? error;
+    }
     this.#lastEmitted = { settings: this.#read().settings, notices: this.notices() };
-    this.#watch();
+    if (this.#snapshot?.noAccess) throw this.#snapshot.noAccess;
+    this.#stopWatching = watchConfigFile(this.path, () => {
+      if (this.#closed) return;
+      try {
+        this.#emitIfChanged();
+      } catch (error) {
+        console.error("reading config.yaml after a change failed:", error);
+      }
+    });
   }
 
   /** The effective settings (defaults where the file says nothing or something invalid). */
@@ -106,6 +127,7 @@ export class SettingsStore {
     if (this.#movedAside) notices.push(this.#movedAside.notice);
     if (snapshot.state === "corrupt") notices.push(unreadableNotice(this.path, snapshot.parseError ?? ""));
     if (snapshot.state === "invalid") notices.push(invalidNotice(this.path, snapshot.issues));
+    if (snapshot.noAccess) notices.push(noAccessNotice(snapshot.noAccess.message));
     return notices;
   }
 
@@ -148,10 +170,7 @@ export class SettingsStore {
 
   close(): void {
     this.#closed = true;
-    this.#watcher?.close();
-    this.#watcher = null;
-    fs.unwatchFile(this.path);
-    if (this.#watchTimer) clearTimeout(this.#watchTimer);
+    this.#stopWatching();
     this.#listeners.clear();
   }
 
@@ -213,16 +232,18 @@ export class SettingsStore {
     try {
       raw = this.#conf.store;
     } catch (error) {
-      if (!(error instanceof ConfigParseError)) throw error;
+      const noAccess = ConfigUnreadableError.from(this.path, error);
+      if (!(error instanceof ConfigParseError) && !noAccess) throw error;
       // Left in place: the user may be mid-edit. Defaults meanwhile, so grants fail closed.
       const empty: SettingsDocument = {};
       this.#snapshot = {
         fingerprint,
-        state: "corrupt",
+        state: noAccess ? "no_access" : "corrupt",
         document: empty,
         issues: [],
-        parseError: error.message,
+        parseError: noAccess ? null : (error as Error).message,
         settings: toEffectiveSettings(empty),
+        ...(noAccess ? { noAccess } : {}),
       };
       return this.#snapshot;
     }
@@ -243,6 +264,8 @@ export class SettingsStore {
   /** Applies `edit` to a copy of the current document, validates the result, then writes it. */
   #commit(edit: (doc: SettingsDocument) => void): void {
     const current = this.#read();
+    // Writing over a file we cannot read would lose it: refuse, saying what to do.
+    if (current.noAccess) throw current.noAccess;
     const next = structuredClone(current.document);
     edit(next);
     const [first, ...rest] = findDocumentIssues(next);
@@ -268,36 +291,6 @@ export class SettingsStore {
         // One broken listener must not stop the others from hearing about the change.
         console.error("settings listener failed:", error);
       }
-    }
-  }
-
-  #watch(): void {
-    const onEvent = () => {
-      if (this.#closed) return;
-      if (this.#watchTimer) clearTimeout(this.#watchTimer);
-      this.#watchTimer = setTimeout(() => {
-        this.#watchTimer = null;
-        if (this.#closed) return;
-        try {
-          this.#emitIfChanged();
-        } catch (error) {
-          console.error("reading config.yaml after a change failed:", error);
-        }
-      }, WATCH_DEBOUNCE_MS);
-      this.#watchTimer.unref();
-    };
-    try {
-      // The directory, not the file: atomic saves replace the file's inode.
-      this.#watcher = fs.watch(path.dirname(this.path), { persistent: false }, (_event, name) => {
-        if (name === null || name === CONFIG_FILE_NAME) onEvent();
-      });
-      this.#watcher.on("error", () => {
-        this.#watcher?.close();
-        this.#watcher = null;
-        if (!this.#closed) fs.watchFile(this.path, { persistent: false, interval: 1000 }, onEvent);
-      });
-    } catch {
-      fs.watchFile(this.path, { persistent: false, interval: 1000 }, onEvent);
     }
   }
 }

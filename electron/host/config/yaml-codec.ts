@@ -27,8 +27,9 @@ export function parseConfigText(text: string): Record<string, unknown> {
 }
 
 /**
- * Writes settings as block-style YAML. When the previous text parses, it is edited in place so
- * the user's comments and key order survive a save.
+ * Writes settings as block-style YAML. When the previous text parses, its Document is edited in
+ * place so the person's comments, key order and blank lines survive a save — an empty or
+ * comments-only file included (its comments stay on top of the first settings written).
  */
 export function serializeConfig(value: Record<string, unknown>, previousText: string | null): string {
   if (previousText !== null) {
@@ -37,8 +38,26 @@ export function serializeConfig(value: Record<string, unknown>, previousText: st
       doc.contents = syncNode(doc, doc.contents, value) as typeof doc.contents;
       return doc.toString({ lineWidth: 0 });
     }
+    if (doc.errors.length === 0 && isEmptyContents(doc.contents)) {
+      // A comments-only file keeps its comments as the header of the settings now written.
+      const comments = [doc.commentBefore, commentOf(doc.contents), doc.comment].filter(Boolean).join("\n");
+      doc.contents = doc.createNode(value) as typeof doc.contents;
+      doc.commentBefore = comments || null;
+      doc.comment = null;
+      return doc.toString({ lineWidth: 0 });
+    }
   }
   return stringify(value, { lineWidth: 0 });
+}
+
+/** Nothing at all, or a lone null scalar (`---`, `~`, or only comments). */
+function isEmptyContents(contents: unknown): boolean {
+  return contents === null || (isScalar(contents) && contents.value === null);
+}
+
+function commentOf(contents: unknown): string | null {
+  if (!isScalar(contents)) return null;
+  return [contents.commentBefore, contents.comment].filter(Boolean).join("\n") || null;
 }
 
 /** Returns `node` updated to hold `value`, reusing nodes (and their comments) where it can. */

@@ -1,9 +1,14 @@
 /**
  * The request engine: one chat request to one route through the `openai` SDK, streamed or not.
  * It owns client reuse, the idle watchdog and error translation; fallback lives in fallback.ts.
+ * It is also where provider text enters the app, so everything it hands out (replies, deltas,
+ * tool-call arguments, error messages) is redacted here with the vault's keys, whatever
+ * `security.redact_secrets` says: a provider quoting a key never gets it shown, stored or logged.
  */
 import type OpenAI from "openai";
 import { systemClock, type Clock } from "../clock.js";
+import { createRedactor, type Redact } from "../secrets/redaction.js";
+import { StreamRedactor } from "../secrets/stream-redactor.js";
 import type { Vault } from "../secrets/vault.js";
 import type { ChatBody, ToolCall } from "./chat-types.js";
 import { createProviderClient } from "./provider-client.js";
@@ -34,11 +39,32 @@ const defaultTimeoutMs = 120_000;
 
 export class ChatEngine {
   private readonly clients = new Map<string, OpenAI>();
+  private readonly redactor: Redact;
 
   constructor(
     private readonly vault: Vault,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.redactor = createRedactor({ knownKeys: () => vault.knownKeys(), enabled: () => true }).redact;
+  }
+
+  /** Masks secrets and every key the vault knows, always (text from providers and tools). */
+  redact(text: string): string {
+    return this.redactor(text, { force: true });
+  }
+
+  private redactedError(error: ProviderRequestError): ProviderRequestError {
+    const message = this.redact(error.message);
+    if (message === error.message) return error;
+    return new ProviderRequestError(message, error.kind, error.providerId, error.status);
+  }
+
+  private redactedCalls(calls: ToolCall[]): ToolCall[] {
+    return calls.map((c) => ({
+      ...c,
+      function: { ...c.function, arguments: this.redact(c.function.arguments) },
+    }));
+  }
 
   private async client(route: Route): Promise<{ client: OpenAI; key: RequestKey }> {
     const key = await requestKey(this.vault, route.providerId, route.keyEnv, route.profile);
@@ -82,15 +108,17 @@ export class ChatEngine {
       }
       const choice = response.choices[0];
       return {
-        text: choice?.message?.content ?? "",
-        toolCalls: (choice?.message?.tool_calls ?? []).filter((c) => c.type === "function") as ToolCall[],
+        text: this.redact(choice?.message?.content ?? ""),
+        toolCalls: this.redactedCalls(
+          (choice?.message?.tool_calls ?? []).filter((c) => c.type === "function") as ToolCall[],
+        ),
         usage: mapUsage(response.usage),
         finishReason: choice?.finish_reason ?? null,
-        model: response.model || route.model,
+        model: this.redact(response.model || route.model),
         stopped: false,
       };
     } catch (err) {
-      throw withKeychainHint(toProviderRequestError(err, route), key);
+      throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key));
     }
   }
 
@@ -119,6 +147,13 @@ export class ChatEngine {
     };
 
     let text = "";
+    // Deltas are released redacted, a secret never in two halves; `text` is what was released.
+    const shown = new StreamRedactor(this.redactor, () => this.vault.knownKeys());
+    const release = (piece: string) => {
+      if (!piece) return;
+      text += piece;
+      options.onDelta?.(piece);
+    };
     let usage: Usage = emptyUsage();
     let finishReason: string | null = null;
     let model = route.model;
@@ -136,10 +171,7 @@ export class ChatEngine {
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const delta = choice.delta ?? {};
-        if (delta.content) {
-          text += delta.content;
-          options.onDelta?.(delta.content);
-        }
+        if (delta.content) release(shown.push(delta.content));
         for (const part of delta.tool_calls ?? []) {
           const slot = (calls[part.index] ??= { id: "", name: "", arguments: "" });
           if (part.id) slot.id = part.id;
@@ -149,11 +181,15 @@ export class ChatEngine {
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (err) {
-      if (!(options.signal?.aborted || idle)) throw withKeychainHint(toProviderRequestError(err, route), key);
+      if (!(options.signal?.aborted || idle)) {
+        release(shown.flush());
+        throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key));
+      }
     } finally {
       this.clock.clearTimeout(timer);
       options.signal?.removeEventListener("abort", abortFromCaller);
     }
+    release(shown.flush());
     if (idle && !options.signal?.aborted) {
       throw new ProviderRequestError(
         `${route.providerName} stopped sending for ${Math.round(idleMs / 1000)} s; the reply so far is kept.`,
@@ -169,11 +205,11 @@ export class ChatEngine {
         .map((c, i) => ({
           id: c.id || `call_${i}`,
           type: "function" as const,
-          function: { name: c.name, arguments: c.arguments },
+          function: { name: c.name, arguments: this.redact(c.arguments) },
         })),
       usage,
       finishReason,
-      model,
+      model: this.redact(model),
       stopped: options.signal?.aborted ?? false,
     };
   }

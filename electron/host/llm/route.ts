@@ -34,7 +34,8 @@ export class UnknownProviderError extends Error {
 
 /** Finds a configured provider id case-insensitively, returning its original spelling. */
 export function findProviderId(settings: Settings, id: string): string | undefined {
-  if (settings.providers[id]) return id;
+  // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
+  if (Object.hasOwn(settings.providers, id)) return id;
   const lower = id.toLowerCase();
   return Object.keys(settings.providers).find((p) => p.toLowerCase() === lower);
 }

@@ -44,7 +44,9 @@ export class ProvidersService {
   ) {}
 
   private config(id: string): ProviderConfig {
-    const provider = this.settings.get().providers[id];
+    const providers = this.settings.get().providers;
+    // Own keys only: "constructor" must not find Object.prototype's member.
+    const provider = Object.hasOwn(providers, id) ? providers[id] : undefined;
     if (!provider)
       throw new RpcError("not_found", `No provider "${id}"; add it in Settings → Providers first.`);
     return provider;

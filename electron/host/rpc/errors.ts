@@ -12,6 +12,7 @@ export type ErrorReason =
   | "conflict"
   | "provider_error"
   | "store_error"
+  | "config_unreadable"
   | "plugin_not_found"
   | "plugin_rpc_failed"
   | "internal_error";
@@ -28,6 +29,7 @@ export const errorCodes: Record<ErrorReason, number> = {
   conflict: -32004,
   provider_error: -32005,
   store_error: -32006,
+  config_unreadable: -32007,
   plugin_not_found: -32010,
   plugin_rpc_failed: -32011,
 };

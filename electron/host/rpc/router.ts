@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { isMethodName, methodTable, type MethodName, type ParamsOf, type ResultOf } from "./contract.js";
 import { RpcError, errorCodes, type RpcErrorObject } from "./errors.js";
 import type { RequestId, ResponseFrame } from "./frames.js";
+import { MAX_PARAM_DEPTH, tooDeepAt } from "./param-depth.js";
 
 /** Who is calling: the transport fills this in; handlers use it for scoping (e.g. gatewaySessionKey). */
 export interface CallContext {
@@ -57,6 +58,8 @@ export function createRouter(
   handlers: HandlerTable,
   mapError: ErrorMapper,
   logError: (e: unknown) => void,
+  /** Masks secrets in error messages (a provider's answer quoted in a `provider_error`). */
+  redact: (text: string) => string = (text) => text,
 ): Router {
   const fail = (id: RequestId | null, error: RpcErrorObject): ResponseFrame => ({
     jsonrpc: "2.0",
@@ -87,6 +90,18 @@ export function createRouter(
         return fail(requestId, new RpcError("method_not_found", `Unknown method "${method}"`).toObject());
       }
       const input = params ?? {};
+      const deepAt = tooDeepAt(input);
+      if (deepAt !== null) {
+        const key = deepAt.split(".")[0] ?? "";
+        return fail(
+          requestId,
+          new RpcError(
+            "invalid_params",
+            `params.${deepAt.split(".").slice(0, 3).join(".")}… nests deeper than ${MAX_PARAM_DEPTH} levels; send flatter data`,
+            { key },
+          ).toObject(),
+        );
+      }
       const validate = validatorFor(method);
       if (!validate(input)) {
         const first = validate.errors?.[0];
@@ -101,7 +116,10 @@ export function createRouter(
         return { jsonrpc: "2.0", id: requestId, result: result ?? {} };
       } catch (err) {
         const mapped = err instanceof RpcError ? err : mapError(err);
-        if (mapped) return fail(requestId, mapped.toObject());
+        if (mapped) {
+          const answer = mapped.toObject();
+          return fail(requestId, { ...answer, message: redact(answer.message) });
+        }
         logError(err);
         return fail(requestId, {
           code: errorCodes.internal_error,

@@ -79,12 +79,13 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
         sessionId,
         turnId,
         role: "tool",
-        content: run.content,
+        // A tool's result may quote what a provider said; it is stored and shown, so redact it.
+        content: deps.engine.redact(run.content),
         meta: {
           toolCallId: call.id,
           toolName: call.function.name,
           toolStatus: run.status,
-          ...(run.explanation ? { explanation: run.explanation } : {}),
+          ...(run.explanation ? { explanation: deps.engine.redact(run.explanation) } : {}),
         },
       });
     }

@@ -1,55 +1,60 @@
 /**
- * Streamed text reaches clients at once (`session.delta` per chunk) but reaches the disk in
- * batches: one store write per ~100 ms, so a fast stream costs a handful of row updates a second
- * and a crash loses at most the last batch.
+ * Streamed text reaches the disk before it reaches anyone's screen: each batch is appended to the
+ * reply's row and only then emitted as one `session.delta`, so a crash (even `kill -9`) never loses
+ * text a person saw. Batching keeps the speed: a chunk that arrives while nothing is pending goes
+ * out at once (the first token waits for one small write, no timer), and chunks that arrive in the
+ * same burst are gathered until the event loop turns, then written and shown together.
  */
-import type { Clock, TimerHandle } from "../clock.js";
 
-export const DELTA_FLUSH_INTERVAL_MS = 100;
+export interface DeltaSink {
+  /** Appends to the stored reply; may throw when the store fails. */
+  write(text: string): void;
+  /** Tells clients (the `session.delta` event). */
+  emit(text: string): void;
+}
 
 export class DeltaWriter {
   private buffer = "";
-  private timer: TimerHandle | null = null;
+  private windowOpen = false;
   private failure: unknown = null;
+  private disposed = false;
 
-  constructor(
-    private readonly write: (text: string) => void,
-    private readonly clock: Clock,
-    private readonly intervalMs = DELTA_FLUSH_INTERVAL_MS,
-  ) {}
+  constructor(private readonly sink: DeltaSink) {}
 
   push(text: string): void {
+    if (this.disposed || !text) return;
     this.buffer += text;
-    this.timer ??= this.clock.setTimeout(() => this.flushQuietly(), this.intervalMs);
+    if (this.windowOpen) return;
+    this.flush();
+    // Whatever arrives before the loop turns joins the next batch.
+    this.windowOpen = true;
+    setImmediate(() => {
+      this.windowOpen = false;
+      if (!this.disposed) this.flush();
+    });
   }
 
-  /** Writes what is buffered; rethrows a failure a timed flush hit, so the turn can report it. */
+  /** Writes, then shows, what is gathered. A failed write is kept for `failed`, the text still shown. */
   flush(): void {
-    this.cancelTimer();
-    if (this.failure !== null) throw this.failure;
     if (!this.buffer) return;
     const text = this.buffer;
     this.buffer = "";
-    this.write(text);
-  }
-
-  /** Drops the timer without writing (the caller writes the full text itself). */
-  dispose(): void {
-    this.cancelTimer();
-    this.buffer = "";
-  }
-
-  private flushQuietly(): void {
-    this.timer = null;
     try {
-      this.flush();
+      this.sink.write(text);
     } catch (error) {
-      this.failure = error;
+      this.failure ??= error;
     }
+    this.sink.emit(text);
   }
 
-  private cancelTimer(): void {
-    if (this.timer) this.clock.clearTimeout(this.timer);
-    this.timer = null;
+  /** The first store failure a write hit, if any (the final write of the reply reports it too). */
+  get failed(): unknown {
+    return this.failure;
+  }
+
+  /** The reply is over: gathered text is written and shown, later pushes are ignored. */
+  finish(): void {
+    this.flush();
+    this.disposed = true;
   }
 }

@@ -3,8 +3,8 @@
  * transcript says who answered), streamed into one assistant message, with the turn-scoped
  * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
  * `stopped` (`interrupted` when the host shuts down); a provider error keeps it as `error` with
- * the reason in plain words. The reply's row is written just after its first delta is shown, in one
- * transaction with the turn's deferred writes, so nothing on disk waits in front of the first token.
+ * the reason in plain words. The reply's row is written with its first delta, in one transaction
+ * with the turn's deferred writes, and every delta is on disk before it is shown (delta-writer.ts).
  */
 import type { Clock } from "../clock.js";
 import type { ChatBody } from "../llm/chat-types.js";
@@ -52,12 +52,8 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   let answeringRoute: Route | null = null;
   let writer: DeltaWriter | null = null;
 
-  /** The reply's row; `beforeWrite` runs after clients heard of it and before it is written. */
-  const ensureReply = (
-    route: Route,
-    answered = true,
-    beforeWrite: () => void = () => undefined,
-  ): MessageRecord => {
+  /** The reply's row, announced to clients and written (with the turn's deferred writes). */
+  const ensureReply = (route: Route, answered = true): MessageRecord => {
     if (reply) return reply;
     if (answered && skipped.length) {
       const failures = skipped.map((s) => `${s.route.providerName} failed: ${s.error.message}`).join(" ");
@@ -81,11 +77,14 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
           ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
         },
       },
-      beforeWrite,
+      () => undefined,
       () => input.settleUser?.(),
     );
     const id = reply.id;
-    writer = new DeltaWriter((chunk) => void deps.store().appendDelta(id, chunk), deps.clock);
+    writer = new DeltaWriter({
+      write: (chunk) => void deps.store().appendDelta(id, chunk),
+      emit: (chunk) => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk }),
+    });
     return reply;
   };
 
@@ -98,9 +97,7 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
       signal: input.signal,
       onDelta: (chunk) => {
         text += chunk;
-        const showDelta = () => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk });
-        if (reply) showDelta();
-        else ensureReply(route, true, showDelta);
+        ensureReply(route, true);
         writer?.push(chunk);
       },
     });
@@ -117,7 +114,7 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
       (step) => skipped.push(step),
     );
     const final = ensureReply(route);
-    (writer as DeltaWriter | null)?.dispose();
+    (writer as DeltaWriter | null)?.finish();
     const toolCalls = outcome.toolCalls.map((c) => ({
       id: c.id,
       name: c.function.name,
@@ -135,7 +132,7 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
     });
     return outcome.stopped ? { kind: "stopped", reply: saved } : { kind: "ok", outcome, reply: saved };
   } catch (error) {
-    (writer as DeltaWriter | null)?.dispose();
+    (writer as DeltaWriter | null)?.finish();
     const message = error instanceof Error ? error.message : String(error);
     const route = answeringRoute ?? input.routes[0];
     const target = reply ?? (route ? ensureReply(route, false) : null);

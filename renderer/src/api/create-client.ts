@@ -1,6 +1,8 @@
 /** Picks the transport: the preload's IPC bridge in the desktop app, else the web-mode WebSocket. */
+import { RPC_SUBPROTOCOL, tokenSubprotocol } from "../../../electron/host/rpc/web-token.js";
 import type { HermesClient } from "./client.js";
 import { createIpcClient, type HermesBridge } from "./ipc-transport.js";
+import { takeLaunchToken } from "./launch-token.js";
 import { createWebSocketClient, sameOriginRpcUrl } from "./ws-transport.js";
 
 declare global {
@@ -10,7 +12,17 @@ declare global {
   }
 }
 
+let tokenMissing = false;
+
+/** True when this web-mode tab has no launch token (opened without the printed URL). */
+export const launchTokenMissing = (): boolean => tokenMissing;
+
 export function createHermesClient(win: Window = window): HermesClient {
   if (win.hermes) return createIpcClient(win.hermes);
-  return createWebSocketClient({ url: sameOriginRpcUrl(win.location) });
+  const token = takeLaunchToken(win);
+  tokenMissing = token === null;
+  return createWebSocketClient({
+    url: sameOriginRpcUrl(win.location),
+    protocols: token ? [RPC_SUBPROTOCOL, tokenSubprotocol(token)] : [RPC_SUBPROTOCOL],
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * Web-mode transport: JSON-RPC 2.0 over a WebSocket at `/rpc` (same origin, the launch cookie
- * authenticates it). Numeric ids and a pending map match answers to calls; when the socket closes,
+ * Web-mode transport: JSON-RPC 2.0 over a WebSocket at `/rpc` (same origin; the launch token rides
+ * in the handshake as a subprotocol, never in the URL). Numeric ids and a pending map match answers to calls; when the socket closes,
  * every pending call is rejected with a "connection lost" error and the client reconnects with
  * exponential backoff.
  */
@@ -20,10 +20,12 @@ export interface WebSocketLike {
   onmessage: ((event: { data: unknown }) => void) | null;
 }
 
-export type WebSocketConstructorLike = new (url: string) => WebSocketLike;
+export type WebSocketConstructorLike = new (url: string, protocols?: string[]) => WebSocketLike;
 
 export interface WebSocketClientOptions {
   url: string;
+  /** Offered at every handshake (web mode: `hermes.rpc` and the token protocol). */
+  protocols?: string[];
   /** Defaults to the browser's WebSocket; tests pass the `ws` package's. */
   WebSocketImpl?: WebSocketConstructorLike;
   /** First retry delay; doubles per failed attempt up to `maxBackoffMs`. */
@@ -106,7 +108,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
     if (closed) return;
     let ws: WebSocketLike;
     try {
-      ws = new Impl(options.url);
+      ws = options.protocols ? new Impl(options.url, options.protocols) : new Impl(options.url);
     } catch {
       scheduleReconnect();
       return;

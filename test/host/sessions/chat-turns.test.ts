@@ -1,4 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results and event payloads are read as plain JSON here. */
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
@@ -27,7 +29,8 @@ describe("a chat turn", () => {
     const order = typesOf(rig, sessionId, ["session.turn.started", "session.delta", "session.turn.finished"]);
     expect(order[0]).toBe("session.turn.started");
     expect(order.at(-1)).toBe("session.turn.finished");
-    expect(order.filter((t) => t === "session.delta").length).toBe(3);
+    // Deltas come word by word or gathered per burst; together they are the reply.
+    expect(order.filter((t) => t === "session.delta").length).toBeGreaterThanOrEqual(1);
     expect(rig.events("session.turn.started", sessionId)[0]).toEqual({
       turnId: sent.turnId,
       origin: "person",
@@ -105,18 +108,29 @@ describe("a chat turn", () => {
     expect(messages[1]).toMatchObject({ role: "assistant", content: "one two ", status: "stopped" });
   });
 
-  it("writes streamed text to the store in ~100 ms batches of the injected clock", async () => {
-    rig.main.fault({ kind: "stall", afterChunks: 3 });
-    rig.main.enqueue("alpha beta gamma delta");
-    const { sessionId } = await rig.ok("session.create", { title: "Batches" });
+  it("has every delta on disk before it is emitted", async () => {
+    rig.main.fault({ kind: "stall", afterChunks: 6 });
+    rig.main.enqueue("alpha beta gamma delta epsilon zeta eta");
+    const { sessionId } = await rig.ok("session.create", { title: "Durable deltas" });
+    const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
+    const checks: { shown: string; stored: string }[] = [];
+    let shown = "";
+    const unsubscribe = rig.host.events.subscribe((frame) => {
+      if (frame.params.type !== "session.delta" || frame.params.session_id !== sessionId) return;
+      shown += (frame.params.payload as { text: string }).text;
+      const stored = reader
+        .prepare("SELECT content FROM messages WHERE role = 'assistant'")
+        .pluck()
+        .get() as string;
+      checks.push({ shown, stored });
+    });
     await rig.ok("session.send", { sessionId, text: "Go" });
-    await rig.waitForEvent("session.delta", (p) => p.text === "beta ");
-    const stored = async () => (await rig.ok("session.messages", { sessionId })).messages[1];
-    expect(await stored()).toMatchObject({ content: "", status: "streaming" });
-    rig.clock.advance(99);
-    expect((await stored()).content).toBe("");
-    rig.clock.advance(1);
-    expect((await stored()).content).toBe("alpha beta ");
+    await rig.waitForEvent("session.delta", (p) => p.text.includes("delta"));
+    unsubscribe();
+    reader.close();
+    expect(checks.length).toBeGreaterThan(0);
+    for (const check of checks) expect(check.stored).toBe(check.shown);
+    expect(shown).toContain("alpha beta gamma");
     await rig.ok("session.stop", { sessionId });
     await rig.idle(sessionId);
   });

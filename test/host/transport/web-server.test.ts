@@ -2,13 +2,18 @@ import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import {
+  RPC_SUBPROTOCOL,
+  tokenFromSubprotocol,
+  tokenSubprotocol,
+} from "../../../electron/host/rpc/web-token.js";
 import { startWebServer, type WebServer } from "../../../electron/web/server.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 import { tempHome } from "../support/temp-home.js";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const token = "test-token-abcdefghijklmnop";
+const token = "test-token-abcdefghijklmnopqrstuvwxyz";
 let t: TestHost;
 let server: WebServer;
 let staticDir: { dir: string; cleanup(): void };
@@ -34,9 +39,9 @@ afterEach(async () => {
 
 const base = () => `http://127.0.0.1:${server.port}`;
 
-function openSocket(headers: Record<string, string>): Promise<WebSocket> {
+function openSocket(headers: Record<string, string>, protocols: string[] = []): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/rpc`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/rpc`, protocols, { headers });
     ws.once("open", () => resolve(ws));
     ws.once("unexpected-response", (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once("error", reject);
@@ -61,11 +66,14 @@ function rpc(
 }
 
 describe("web transport", () => {
-  it("answers 401 without a token and with a wrong one", async () => {
-    expect((await fetch(`${base()}/`)).status).toBe(401);
-    expect((await fetch(`${base()}/`, { headers: { Authorization: "Bearer nope" } })).status).toBe(401);
+  it("answers 401 without a token and with a wrong one, on /api and /rpc", async () => {
+    expect((await fetch(`${base()}/api/model/auxiliary`)).status).toBe(401);
+    const wrong = { headers: { Authorization: "Bearer nope" } };
+    expect((await fetch(`${base()}/api/model/auxiliary`, wrong)).status).toBe(401);
     expect((await fetch(`${base()}/?token=nope`)).status).toBe(401);
     await expect(openSocket({})).rejects.toThrow("HTTP 401");
+    await expect(openSocket({}, [RPC_SUBPROTOCOL, tokenSubprotocol("nope")])).rejects.toThrow("HTTP 401");
+    await expect(openSocket({ Cookie: `hermes_token=${token}` })).rejects.toThrow("HTTP 401");
   });
 
   it("answers 403 to a foreign Origin even with the token", async () => {
@@ -78,17 +86,25 @@ describe("web transport", () => {
     ).rejects.toThrow("HTTP 403");
   });
 
-  it("trades ?token= for an HttpOnly cookie and a redirect without it", async () => {
-    const res = await fetch(`${base()}/?token=${token}`, { redirect: "manual" });
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/");
-    const cookie = res.headers.get("set-cookie") ?? "";
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    const page = await fetch(`${base()}/`, { headers: { Cookie: cookie.split(";")[0]!, Origin: base() } });
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
-    expect(await page.text()).toContain("<title>Hermes</title>");
+  it("serves the page shell without the token and sets no cookie, not even for ?token=", async () => {
+    for (const path of ["/", `/?token=${token}`, "/settings/providers"]) {
+      const page = await fetch(`${base()}${path}`, { redirect: "manual" });
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("set-cookie"), path).toBeNull();
+      expect(page.headers.get("location"), path).toBeNull();
+      expect(page.headers.get("referrer-policy"), path).toBe("no-referrer");
+      expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+      expect(await page.text()).toContain("<title>Hermes</title>");
+    }
+  });
+
+  it("opens /rpc with the token subprotocol and never echoes the token", async () => {
+    const ws = await openSocket({ Origin: base() }, [RPC_SUBPROTOCOL, tokenSubprotocol(token)]);
+    expect(ws.protocol).toBe(RPC_SUBPROTOCOL);
+    const info = await rpc(ws, { jsonrpc: "2.0", id: 1, method: "host.info", params: {} });
+    expect(info.result).toMatchObject({ mode: "web" });
+    ws.close();
+    expect(tokenFromSubprotocol(tokenSubprotocol("ä token with spaces"))).toBe("ä token with spaces");
   });
 
   it("binds to loopback only", async () => {

@@ -1,0 +1,34 @@
+/**
+ * The web-mode launch token (SPEC §11). The printed URL brings it as `?token=`; the page keeps it in
+ * session storage (readable by this origin and tab only, and it survives a reload), takes it out of
+ * the address bar and history at once, and hands it to the WebSocket. Never a cookie: browsers send
+ * cookies for 127.0.0.1 to every port, so any other local server would receive it.
+ */
+const storageKey = "hermes.launchToken";
+
+export interface LaunchTokenPlace {
+  location: Pick<Location, "href">;
+  history: Pick<History, "replaceState" | "state">;
+  sessionStorage: Pick<Storage, "getItem" | "setItem">;
+}
+
+/** The token from the address bar (then removed from it) or from an earlier load of this tab. */
+export function takeLaunchToken(place: LaunchTokenPlace): string | null {
+  const url = new URL(place.location.href);
+  const fromUrl = url.searchParams.get("token");
+  if (fromUrl !== null) {
+    url.searchParams.delete("token");
+    place.history.replaceState(place.history.state, "", url.pathname + url.search + url.hash);
+    try {
+      place.sessionStorage.setItem(storageKey, fromUrl);
+    } catch {
+      // Storage can be off (private modes); the token then lasts as long as this page.
+    }
+    return fromUrl;
+  }
+  try {
+    return place.sessionStorage.getItem(storageKey);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Nothing a person saw is lost when the host dies mid-reply (issue 13): a child host streams a
+ * reply, prints every delta it emits, and is SIGKILLed at a different point each round; what the
+ * store holds afterwards must contain every emitted character, in order.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeProvider, type FakeProvider } from "../../fixtures/fake-provider.js";
+import { requireSecretService } from "../support/test-host.js";
+import { tempHome } from "../support/temp-home.js";
+
+const KEY = "sk-test-0000000000000000000000000000kill";
+const ROUNDS = 5;
+let provider: FakeProvider | null = null;
+afterEach(async () => {
+  await provider?.close();
+  provider = null;
+});
+
+function story(words: number): string {
+  return Array.from({ length: words }, (_, i) => `word${i}${i % 7 === 0 ? "." : ""}`).join(" ");
+}
+
+/** Runs one child until it has emitted `killAfter` deltas, kills it, returns what it emitted. */
+async function streamAndKill(home: string, baseURL: string, killAfter: number): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(import.meta.dirname, "support", "stream-kill-child.ts"), home, baseURL, KEY],
+    { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const exited = once(child, "exit");
+  let emitted = "";
+  let deltas = 0;
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    if (!line.startsWith("DELTA ")) continue;
+    emitted += JSON.parse(line.slice("DELTA ".length)) as string;
+    if (++deltas === killAfter) child.kill("SIGKILL");
+  }
+  await exited;
+  expect(child.signalCode).toBe("SIGKILL");
+  return emitted;
+}
+
+describe("a reply streaming when the host is killed", () => {
+  it(`keeps on disk every character it emitted (${ROUNDS} kill -9 rounds)`, async () => {
+    requireSecretService();
+    provider = await startFakeProvider({ apiKey: KEY });
+    const results: { emitted: number; saved: number }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const home = tempHome("hermes-kill-");
+      try {
+        provider.enqueue({ kind: "text", content: story(400), tokensPerSecond: 300 });
+        const emitted = await streamAndKill(home.dir, provider.baseURL, 5 + round * 9);
+        const db = new Database(join(home.dir, "sessions.sqlite"), { readonly: true });
+        const saved = db
+          .prepare("SELECT content FROM messages WHERE role = 'assistant'")
+          .pluck()
+          .all() as string[];
+        db.close();
+        expect(emitted.length).toBeGreaterThan(0);
+        expect(saved).toHaveLength(1);
+        expect(saved[0]!.startsWith(emitted), `round ${round}: the saved reply lost emitted text`).toBe(true);
+        results.push({ emitted: emitted.length, saved: saved[0]!.length });
+      } finally {
+        provider.reset();
+        home.cleanup();
+      }
+    }
+    const equal = results.filter((r) => r.emitted === r.saved).length;
+    console.log(
+      `kill -9 mid-stream: ${ROUNDS} rounds, emitted/saved chars ${results.map((r) => `${r.emitted}/${r.saved}`).join(", ")}; ` +
+        `${equal} identical, 0 lost`,
+    );
+  }, 120_000);
+});
