@@ -1,30 +1,42 @@
 /**
- * The plugin runtime's owner: discovery, load isolation, statuses and enable/disable at once
- * (SPEC §5.1). A plugin loads only when its id is in `plugins.enabled` and not in
- * `plugins.disabled`; one that fails is marked failed with its reason and nothing else is touched.
- * Disabling revokes its ctx and removes its commands, hooks and tools from every registry.
+ * The plugin runtime's owner: discovery, statuses and enable/disable at once (SPEC §5.1), and
+ * each plugin's worker in the plugin host (SPEC §5.4): started with its heap cap, registered
+ * within 10 s, watched by heartbeats, restarted alone after a crash (3 in 5 minutes: stopped until
+ * `plugins.restart`). Disabling stops the worker and removes what it registered from every registry.
  */
 import path from "node:path";
-import type { Clock } from "../clock.js";
+import type { Clock, TimerHandle } from "../clock.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
-import { isCapabilityGranted, pendingCapabilities } from "./capabilities.js";
+import { CAPABILITY_IDS, isCapabilityGranted } from "./capabilities.js";
 import type { CommandRegistry } from "./command-registry.js";
-import { createPluginContext, type ContextHandle } from "./context.js";
-import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
+import type { PluginCommandView, PluginRuntimeView, PluginView } from "../rpc/methods/plugins.js";
 import { discoverPlugins, type DiscoveredPlugin } from "./discovery.js";
 import type { HookRegistry } from "./hook-registry.js";
-import { loadPlugin, REGISTER_TIMEOUT_MS } from "./loader.js";
+import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
+import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
 import { FilePluginState } from "./plugin-state.js";
+import { pluginView } from "./plugin-view.js";
+import type { Mirror } from "./runtime/boundary.js";
+import { CrashHistory } from "./runtime/crash-policy.js";
+import { createCtxHost, type CALL_DEADLINES_MS } from "./runtime/ctx-host.js";
+import type { PluginRuntime } from "./runtime/plugin-runtime.js";
+import type { SessionEnd, WorkerSession } from "./runtime/worker-session.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
 
+export const DEFAULT_HEAP_MB = 256;
+
 export class PluginNotFoundError extends Error {
   override readonly name = "PluginNotFoundError";
   readonly reason = "plugin_not_found" as const;
+}
+
+export class PluginInactiveError extends Error {
+  override readonly name = "PluginInactiveError";
 }
 
 export interface PluginSettingsAccess {
@@ -43,19 +55,32 @@ export interface PluginManagerOptions {
   hooks: HookRegistry;
   tools: ToolRegistry;
   llm: PluginLlmService;
+  budgets: PluginBudgets;
+  runtime: PluginRuntime;
   redact: Redact;
   log: AgentLog;
   clock: Clock;
   registerTimeoutMs?: number;
+  /** Delay before the first restart after a crash; doubles with each crash in the window. */
+  restartBackoffMs?: number;
+  deadlines?: Partial<typeof CALL_DEADLINES_MS>;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
+}
+
+interface Running {
+  session: WorkerSession;
 }
 
 interface PluginRecord {
   found: DiscoveredPlugin;
   status: PluginView["status"];
   error?: string;
-  handle?: ContextHandle;
+  /** The live worker; a new object per start, so a late message of an old worker is told apart. */
+  running?: Running;
+  crashes: CrashHistory;
+  runtime: { state: PluginRuntimeView["state"]; restarts: number; lastError: string | null; lastErrorAt: string | null };
+  restartTimer?: TimerHandle;
   /** Operations on one plugin run one after another; different plugins load side by side. */
   queue: Promise<void>;
 }
@@ -76,7 +101,10 @@ export class PluginManager {
   /** Discovers plugins and loads the enabled ones; hand edits of `plugins.*` are followed after this. */
   start(): Promise<void> {
     this.started ??= (async () => {
-      this.unwatch = this.options.settings.onChange(() => void this.reconcile());
+      this.unwatch = this.options.settings.onChange(() => {
+        this.pushMirrors();
+        void this.reconcile();
+      });
       await this.rescan();
     })();
     return this.started;
@@ -101,6 +129,16 @@ export class PluginManager {
       .map(({ name, description, argsHint, pluginId }) => ({ name, description, argsHint, pluginId }));
   }
 
+  /** Plugins left stopped after repeated crashes, in plain words (`host.info` notices). */
+  notices(): { kind: string; message: string }[] {
+    return [...this.records.values()]
+      .filter((r) => r.runtime.state === "stopped" && r.status === "failed")
+      .map((r) => ({
+        kind: "plugin_stopped",
+        message: `The plugin "${r.found.id}" was stopped after crashing 3 times in 5 minutes (last: ${r.runtime.lastError ?? "unknown"}). Restart it in Settings → Plugins.`,
+      }));
+  }
+
   async setEnabled(id: string, enabled: boolean): Promise<PluginView> {
     const record = this.require(id);
     this.options.settings.update((doc) => {
@@ -110,13 +148,27 @@ export class PluginManager {
       if (enabled && plugins.disabled?.includes(id)) plugins.disabled = without(plugins.disabled);
     });
     if (!enabled && record.found.kind === "valid") {
-      // At once, even while a register is still running: its ctx is revoked and everything it
+      // At once, even while a register is still running: the worker stops and everything it
       // registered goes now; the load in flight then ends as disabled (see load).
       if (record.status !== "disabled") this.unload(record, "disabled");
       return this.view(record);
     }
     // Re-enabling a failed plugin is the way to retry it.
     await this.enqueue(record, () => this.settle(record, { retry: enabled }));
+    return this.view(record);
+  }
+
+  /** `plugins.restart`: a fresh worker, crash history cleared (the way out of `stopped`). */
+  async restart(id: string): Promise<PluginView> {
+    const record = this.require(id);
+    record.crashes.reset();
+    record.runtime.restarts = 0;
+    record.runtime.state = "restarting";
+    if (record.restartTimer) this.options.clock.clearTimeout(record.restartTimer);
+    await this.enqueue(record, async () => {
+      if (record.status === "loaded" || record.status === "loading") this.unload(record, "disabled");
+      await this.settle(record, { retry: true });
+    });
     return this.view(record);
   }
 
@@ -144,8 +196,15 @@ export class PluginManager {
     }
     await Promise.all(work);
     for (const [id, plugin] of found) {
-      if (!this.records.has(id))
-        this.records.set(id, { found: plugin, status: "disabled", queue: Promise.resolve() });
+      if (!this.records.has(id)) {
+        this.records.set(id, {
+          found: plugin,
+          status: "disabled",
+          crashes: new CrashHistory(this.options.restartBackoffMs),
+          runtime: { state: "running", restarts: 0, lastError: null, lastErrorAt: null },
+          queue: Promise.resolve(),
+        });
+      }
     }
     this.records = new Map([...this.records].sort(([a], [b]) => a.localeCompare(b)));
     await this.reconcile();
@@ -195,8 +254,7 @@ export class PluginManager {
       }
       return;
     }
-    const wanted = this.wanted(found.id);
-    if (!wanted) {
+    if (!this.wanted(found.id)) {
       if (record.status !== "disabled") this.unload(record, "disabled");
       return;
     }
@@ -204,63 +262,137 @@ export class PluginManager {
     await this.load(record, found);
   }
 
-  private async load(
-    record: PluginRecord,
-    found: Extract<DiscoveredPlugin, { kind: "valid" }>,
-  ): Promise<void> {
-    const { id, manifest } = { id: found.id, manifest: found.manifest };
+  private entry(id: string) {
+    return this.options.settings.document().plugins?.entries?.[id];
+  }
+
+  private mirrorFor(found: Extract<DiscoveredPlugin, { kind: "valid" }>): Mirror {
+    const entry = this.entry(found.id);
+    const declared = found.manifest.capabilities;
+    return {
+      capabilities: Object.fromEntries(CAPABILITY_IDS.map((id) => [id, isCapabilityGranted(id, declared, entry)])),
+      redactSecrets: this.options.settings.get().security.redact_secrets,
+    };
+  }
+
+  /** Grants and `security.redact_secrets` changed maybe: the workers' mirrors follow at once. */
+  private pushMirrors(): void {
+    for (const record of this.records.values()) {
+      if (record.running && record.found.kind === "valid") record.running.session.mirror(this.mirrorFor(record.found));
+    }
+  }
+
+  private async load(record: PluginRecord, found: Extract<DiscoveredPlugin, { kind: "valid" }>): Promise<void> {
+    const { id, manifest } = found;
     const o = this.options;
     record.status = "loading";
     delete record.error;
     this.changed();
-    const handle = createPluginContext({
-      pluginId: id,
-      llm: (assertActive) => o.llm.forPlugin(id, assertActive, (text) => o.redact(text, { force: true })),
-      state: new FilePluginState(o.home, id),
-      commands: o.commands,
-      hooks: o.hooks,
-      tools: o.tools,
-      hasCapability: (capability) =>
-        isCapabilityGranted(capability, manifest.capabilities, o.settings.document().plugins?.entries?.[id]),
-      redact: o.redact,
-      log: o.log,
-    });
-    record.handle = handle;
+    let file: string;
     try {
-      await loadPlugin({
-        dir: found.dir,
-        main: manifest.main,
-        ctx: handle.ctx,
-        clock: o.clock,
-        timeoutMs: o.registerTimeoutMs ?? REGISTER_TIMEOUT_MS,
+      file = resolveMain(found.dir, manifest.main);
+    } catch (error) {
+      return this.fail(record, describe(error));
+    }
+    const state = new FilePluginState(o.home, id);
+    const running = {} as Running;
+    const assertActive = () => {
+      if (record.running !== running) {
+        throw new PluginInactiveError(`Plugin '${id}' is disabled; enable it in Settings → Plugins first.`);
+      }
+    };
+    try {
+      running.session = await o.runtime.open({
+        pluginId: id,
+        heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
+        init: { pluginId: id, state: state.snapshot(), mirror: this.mirrorFor(found) },
+        handlers: createCtxHost({
+          pluginId: id,
+          llm: o.llm.forPlugin(id, assertActive, (text) => o.redact(text, { force: true })),
+          state,
+          commands: o.commands,
+          hooks: o.hooks,
+          tools: o.tools,
+          log: o.log,
+          session: () => running.session,
+          ...(o.deadlines && { deadlines: o.deadlines }),
+          onCall: () => o.budgets.countCall(id),
+          assertActive,
+        }),
+        onEnd: (end) => this.onWorkerEnd(record, running, end),
       });
     } catch (error) {
-      // Disabled while loading (setEnabled unloaded it at once): the revoked ctx made register
-      // fail, which is no failure of the plugin; a re-enable queued meanwhile loads it afresh.
-      if (record.handle !== handle) return;
-      this.unload(record, "failed");
-      record.error = describe(error);
-      o.log.write("ERROR", "plugin_failed", { plugin: id, error: record.error });
-      this.changed();
-      return;
+      return this.fail(record, `The plugin host could not start: ${describe(error)}`);
     }
-    if (record.handle !== handle) return;
+    record.running = running;
+    try {
+      await running.session.register(file, manifest.main, o.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
+    } catch (error) {
+      // Disabled while loading (setEnabled unloaded it at once): no failure of the plugin.
+      if (record.running !== running) return;
+      return this.fail(record, describe(error));
+    }
+    if (record.running !== running) return;
     if (!this.wanted(id)) return this.unload(record, "disabled");
     record.status = "loaded";
+    record.runtime.state = "running";
+    running.session.startHeartbeat();
     o.log.write("INFO", "plugin_loaded", { plugin: id, version: manifest.version, source: found.source });
     this.changed();
   }
 
+  private fail(record: PluginRecord, reason: string): void {
+    this.unload(record, "failed");
+    record.error = reason;
+    this.options.log.write("ERROR", "plugin_failed", { plugin: record.found.id, error: reason });
+    this.changed();
+  }
+
+  /** A loaded plugin's worker ended on its own: crash accounting, then a restart or `stopped`. */
+  private onWorkerEnd(record: PluginRecord, running: Running, end: SessionEnd): void {
+    if (record.running !== running || record.status !== "loaded") return; // on purpose, or register failed
+    const id = record.found.id;
+    const o = this.options;
+    this.unload(record, "failed");
+    record.error = `Not running: it ${end.reason}.`;
+    record.runtime.lastError = end.reason;
+    record.runtime.lastErrorAt = new Date(o.clock.now()).toISOString();
+    o.log.write("ERROR", "plugin_crashed", { plugin: id, reason: end.reason });
+    const decision = record.crashes.record(o.clock.now());
+    if (decision.action === "stop") {
+      record.runtime.state = "stopped";
+      record.error = `Stopped after 3 crashes in 5 minutes (last: it ${end.reason}); press Restart to try again.`;
+      o.log.write("ERROR", "plugin_stopped", { plugin: id, reason: end.reason });
+      this.changed();
+      return;
+    }
+    record.runtime.state = end.unresponsive ? "not_responding" : "restarting";
+    this.changed();
+    record.restartTimer = o.clock.setTimeout(() => {
+      delete record.restartTimer;
+      if (record.runtime.state === "stopped" || this.closed) return;
+      record.runtime.state = "restarting";
+      record.runtime.restarts += 1;
+      void this.enqueue(record, () => this.settle(record, { retry: true }));
+    }, decision.delayMs);
+  }
+
   private unload(record: PluginRecord, status: "disabled" | "failed"): void {
     const id = record.found.id;
-    record.handle?.revoke();
-    delete record.handle;
+    const running = record.running;
+    delete record.running;
+    if (running) this.options.runtime.stop(id, status === "disabled" ? "was disabled" : "was stopped");
     this.options.commands.removePlugin(id);
     this.options.hooks.removePlugin(id);
     this.options.tools.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
-    if (status === "disabled") delete record.error;
+    if (status === "disabled") {
+      delete record.error;
+      if (record.restartTimer) this.options.clock.clearTimeout(record.restartTimer);
+      delete record.restartTimer;
+      if (record.runtime.state !== "stopped") record.runtime.state = "running";
+    }
     if (wasLoaded) this.options.log.write("INFO", "plugin_unloaded", { plugin: id });
     this.changed();
   }
@@ -275,27 +407,18 @@ export class PluginManager {
 
   private view(record: PluginRecord): PluginView {
     const { found } = record;
-    const entry = this.options.settings.document().plugins?.entries?.[found.id];
-    const manifest = found.kind === "valid" ? found.manifest : null;
-    const declared = manifest?.capabilities ?? [];
-    const { enabled, disabled } = this.options.settings.get().plugins;
-    return {
-      id: found.id,
-      name: manifest?.name ?? found.id,
-      version: manifest?.version ?? "",
-      description: manifest?.description ?? "",
-      enabled: enabled.includes(found.id) && !disabled.includes(found.id),
-      status: record.status,
-      ...(record.error !== undefined && { error: record.error }),
-      capabilities: declared.map((id) => ({ id, granted: isCapabilityGranted(id, declared, entry) })),
-      pendingCapabilities: pendingCapabilities(declared, entry),
-      pages: (manifest?.pages ?? []).map((page) => ({
-        id: page.id,
-        title: page.title,
-        url: `hermes-plugin://${found.id}/${page.entry}`,
-      })),
-      source: found.source,
-      warnings: [...found.warnings],
-    };
+    const entry = this.entry(found.id);
+    const started = record.status !== "disabled" && found.kind === "valid";
+    const runtime: PluginRuntimeView | undefined = started
+      ? {
+          ...record.runtime,
+          memoryMb: record.running?.session.memoryMb ?? null,
+          tokensToday: this.options.budgets.tokensToday(found.id),
+          callsToday: this.options.budgets.callsToday(found.id),
+          limits: { dailyTokens: entry?.limits?.daily_tokens ?? null, heapMb: entry?.limits?.heap_mb ?? DEFAULT_HEAP_MB },
+        }
+      : undefined;
+    return pluginView(found, record.status, record.error, this.options.settings.get(), entry, runtime);
   }
 }
+

@@ -13,7 +13,7 @@ export function pluginDataDir(home: string, pluginId: string): string {
   return path.join(home, "plugin-data", pluginId);
 }
 
-function assertJson(value: unknown, key: string): void {
+export function assertJson(value: unknown, key: string): void {
   const refuse = (why: string): never => {
     throw new TypeError(
       `ctx.state.set("${key}") needs a JSON value (string, number, boolean, null, array, object): ${why}`,
@@ -62,6 +62,11 @@ export class FilePluginState implements PluginState {
     const temp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(temp, JSON.stringify(values, null, 2), { mode: 0o600 });
     fs.renameSync(temp, this.file);
+  }
+
+  /** Every value, for the worker's mirror. */
+  snapshot(): Record<string, JsonValue> {
+    return structuredClone(this.#load());
   }
 
   get<T = JsonValue>(key: string): T | undefined {
