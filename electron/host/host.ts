@@ -18,7 +18,9 @@ import { HookRegistry } from "./plugins/hook-registry.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
 import { PluginBudgets } from "./plugins/plugin-budget.js";
 import { PluginManager } from "./plugins/plugin-manager.js";
+import type { CallDeadlines } from "./plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
+import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
 import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
@@ -42,6 +44,15 @@ export interface HostOptions {
   openFolder?: OpenFolder;
   /** How the plugin host process starts (desktop: Electron's binary as Node); plain Node by default. */
   pluginHostLaunch?: { execPath?: string; env?: Record<string, string> };
+  /** Shorter deadlines, heartbeats and restart delays, for tests; SPEC §5.4's values by default. */
+  pluginTimings?: PluginTimings;
+}
+
+export interface PluginTimings {
+  registerTimeoutMs?: number;
+  restartBackoffMs?: number;
+  heartbeat?: HeartbeatOptions;
+  deadlines?: Partial<CallDeadlines>;
 }
 
 export interface Host {
@@ -88,6 +99,7 @@ export function createHost(options: HostOptions): Host {
     ...pluginRuntimePaths(options.home, bundledPluginsDir),
     clock,
     ...(options.pluginHostLaunch && { launch: options.pluginHostLaunch }),
+    ...(options.pluginTimings?.heartbeat && { heartbeat: options.pluginTimings.heartbeat }),
     onStderr: (line) => log.write("WARN", "plugin_host_stderr", { line }),
   });
   const pluginLlm = new PluginLlmService({
@@ -107,6 +119,7 @@ export function createHost(options: HostOptions): Host {
     llm: pluginLlm,
     budgets,
     runtime: pluginRuntime,
+    ...options.pluginTimings,
     redact: (text, opts) => redactor.redact(text, opts),
     log,
     clock,

@@ -219,7 +219,12 @@ const pluginEntry = {
       additionalProperties: false,
       properties: {
         daily_tokens: { type: "integer", minimum: 1, description: "tokens a day, input and output together" },
-        heap_mb: { type: "integer", minimum: 16, maximum: 4096, description: "a heap cap in MB (16 to 4096)" },
+        heap_mb: {
+          type: "integer",
+          minimum: 16,
+          maximum: 4096,
+          description: "a heap cap in MB (16 to 4096)",
+        },
       },
     },
     capabilities_consent: {

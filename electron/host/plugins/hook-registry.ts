@@ -92,7 +92,10 @@ export class HookRegistry {
   async gateTool(payload: HookPayloads["pre_tool_call"]): Promise<ToolGate> {
     for (const outcome of await this.fire("pre_tool_call", payload)) {
       // A plugin that died or missed its deadline while deciding fails closed (SPEC §5.4).
-      if (outcome.status === "error" && (outcome.reason === "plugin_unresponsive" || outcome.reason === "plugin_timeout")) {
+      if (
+        outcome.status === "error" &&
+        (outcome.reason === "plugin_unresponsive" || outcome.reason === "plugin_timeout")
+      ) {
         return {
           blocked: true,
           pluginId: outcome.pluginId,

@@ -21,7 +21,7 @@ import { FilePluginState } from "./plugin-state.js";
 import { pluginView } from "./plugin-view.js";
 import type { Mirror } from "./runtime/boundary.js";
 import { CrashHistory } from "./runtime/crash-policy.js";
-import { createCtxHost, type CALL_DEADLINES_MS } from "./runtime/ctx-host.js";
+import { createCtxHost, type CallDeadlines } from "./runtime/ctx-host.js";
 import type { PluginRuntime } from "./runtime/plugin-runtime.js";
 import type { SessionEnd, WorkerSession } from "./runtime/worker-session.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -63,13 +63,15 @@ export interface PluginManagerOptions {
   registerTimeoutMs?: number;
   /** Delay before the first restart after a crash; doubles with each crash in the window. */
   restartBackoffMs?: number;
-  deadlines?: Partial<typeof CALL_DEADLINES_MS>;
+  deadlines?: Partial<CallDeadlines>;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
 }
 
 interface Running {
   session: WorkerSession;
+  /** How its session ended, once it has. */
+  end?: SessionEnd;
 }
 
 interface PluginRecord {
@@ -79,7 +81,12 @@ interface PluginRecord {
   /** The live worker; a new object per start, so a late message of an old worker is told apart. */
   running?: Running;
   crashes: CrashHistory;
-  runtime: { state: PluginRuntimeView["state"]; restarts: number; lastError: string | null; lastErrorAt: string | null };
+  runtime: {
+    state: PluginRuntimeView["state"];
+    restarts: number;
+    lastError: string | null;
+    lastErrorAt: string | null;
+  };
   restartTimer?: TimerHandle;
   /** Operations on one plugin run one after another; different plugins load side by side. */
   queue: Promise<void>;
@@ -127,6 +134,11 @@ export class PluginManager {
     return this.options.commands
       .list()
       .map(({ name, description, argsHint, pluginId }) => ({ name, description, argsHint, pluginId }));
+  }
+
+  /** The plugin host's pid while it runs. */
+  pluginHostPid(): Promise<number | undefined> {
+    return this.options.runtime.pid();
   }
 
   /** Plugins left stopped after repeated crashes, in plain words (`host.info` notices). */
@@ -270,7 +282,9 @@ export class PluginManager {
     const entry = this.entry(found.id);
     const declared = found.manifest.capabilities;
     return {
-      capabilities: Object.fromEntries(CAPABILITY_IDS.map((id) => [id, isCapabilityGranted(id, declared, entry)])),
+      capabilities: Object.fromEntries(
+        CAPABILITY_IDS.map((id) => [id, isCapabilityGranted(id, declared, entry)]),
+      ),
       redactSecrets: this.options.settings.get().security.redact_secrets,
     };
   }
@@ -278,11 +292,15 @@ export class PluginManager {
   /** Grants and `security.redact_secrets` changed maybe: the workers' mirrors follow at once. */
   private pushMirrors(): void {
     for (const record of this.records.values()) {
-      if (record.running && record.found.kind === "valid") record.running.session.mirror(this.mirrorFor(record.found));
+      if (record.running && record.found.kind === "valid")
+        record.running.session.mirror(this.mirrorFor(record.found));
     }
   }
 
-  private async load(record: PluginRecord, found: Extract<DiscoveredPlugin, { kind: "valid" }>): Promise<void> {
+  private async load(
+    record: PluginRecord,
+    found: Extract<DiscoveredPlugin, { kind: "valid" }>,
+  ): Promise<void> {
     const { id, manifest } = found;
     const o = this.options;
     record.status = "loading";
@@ -317,6 +335,7 @@ export class PluginManager {
           session: () => running.session,
           ...(o.deadlines && { deadlines: o.deadlines }),
           onCall: () => o.budgets.countCall(id),
+          redact: (text) => o.redact(text),
           assertActive,
         }),
         onEnd: (end) => this.onWorkerEnd(record, running, end),
@@ -330,6 +349,8 @@ export class PluginManager {
     } catch (error) {
       // Disabled while loading (setEnabled unloaded it at once): no failure of the plugin.
       if (record.running !== running) return;
+      // The plugin host died under it (maybe another plugin's doing): try again, as after a crash.
+      if (running.end?.hostDied) return this.crashed(record, running.end);
       return this.fail(record, describe(error));
     }
     if (record.running !== running) return;
@@ -350,7 +371,12 @@ export class PluginManager {
 
   /** A loaded plugin's worker ended on its own: crash accounting, then a restart or `stopped`. */
   private onWorkerEnd(record: PluginRecord, running: Running, end: SessionEnd): void {
+    running.end = end;
     if (record.running !== running || record.status !== "loaded") return; // on purpose, or register failed
+    this.crashed(record, end);
+  }
+
+  private crashed(record: PluginRecord, end: SessionEnd): void {
     const id = record.found.id;
     const o = this.options;
     this.unload(record, "failed");
@@ -358,7 +384,12 @@ export class PluginManager {
     record.runtime.lastError = end.reason;
     record.runtime.lastErrorAt = new Date(o.clock.now()).toISOString();
     o.log.write("ERROR", "plugin_crashed", { plugin: id, reason: end.reason });
-    const decision = record.crashes.record(o.clock.now());
+    // When the whole plugin host died, only a plugin that was busy in a call is held to account;
+    // the others just register again in the new one.
+    const innocent = end.hostDied && !end.hadPendingCalls;
+    const decision = innocent
+      ? { action: "restart" as const, delayMs: this.options.restartBackoffMs ?? 1_000 }
+      : record.crashes.record(o.clock.now());
     if (decision.action === "stop") {
       record.runtime.state = "stopped";
       record.error = `Stopped after 3 crashes in 5 minutes (last: it ${end.reason}); press Restart to try again.`;
@@ -415,10 +446,12 @@ export class PluginManager {
           memoryMb: record.running?.session.memoryMb ?? null,
           tokensToday: this.options.budgets.tokensToday(found.id),
           callsToday: this.options.budgets.callsToday(found.id),
-          limits: { dailyTokens: entry?.limits?.daily_tokens ?? null, heapMb: entry?.limits?.heap_mb ?? DEFAULT_HEAP_MB },
+          limits: {
+            dailyTokens: entry?.limits?.daily_tokens ?? null,
+            heapMb: entry?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
+          },
         }
       : undefined;
     return pluginView(found, record.status, record.error, this.options.settings.get(), entry, runtime);
   }
 }
-

@@ -13,7 +13,7 @@ import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
 import { PluginLlmService } from "../../../electron/host/plugins/plugin-llm.js";
 import { PluginBudgets } from "../../../electron/host/plugins/plugin-budget.js";
 import { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
-import type { CALL_DEADLINES_MS } from "../../../electron/host/plugins/runtime/ctx-host.js";
+import type { CallDeadlines } from "../../../electron/host/plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "../../../electron/host/plugins/runtime/plugin-runtime.js";
 import { pluginRuntimePaths } from "../../../electron/host/plugins/runtime/runtime-paths.js";
 import type { HeartbeatOptions } from "../../../electron/host/plugins/runtime/worker-session.js";
@@ -60,7 +60,7 @@ export interface ManagerOptions {
   registerTimeoutMs?: number;
   heartbeat?: HeartbeatOptions;
   restartBackoffMs?: number;
-  deadlines?: Partial<typeof CALL_DEADLINES_MS>;
+  deadlines?: Partial<CallDeadlines>;
   /** Budgets read this clock's local day (the manager's clock by default). */
   budgetClock?: Clock;
 }

@@ -16,7 +16,14 @@ import type { CtxCalls } from "./boundary.js";
 import type { HandlerTable } from "./endpoint.js";
 import type { WorkerSession } from "./worker-session.js";
 
-export const CALL_DEADLINES_MS = { hook: 30_000, command: 120_000, tool: 120_000, rpc: 60_000 } as const;
+export type CallDeadlines = Record<"hook" | "command" | "tool" | "rpc", number>;
+
+export const CALL_DEADLINES_MS: CallDeadlines = {
+  hook: 30_000,
+  command: 120_000,
+  tool: 120_000,
+  rpc: 60_000,
+};
 
 /** A plugin's command or tool handler failed; the message names the plugin and the handler. */
 export class PluginHandlerError extends Error {
@@ -45,9 +52,11 @@ export interface CtxHostDeps {
   log: AgentLog;
   /** The plugin's live worker session. */
   session(): WorkerSession;
-  deadlines?: Partial<typeof CALL_DEADLINES_MS>;
+  deadlines?: Partial<CallDeadlines>;
   /** Counts calls into the plugin (Settings → Plugins shows calls today). */
   onCall?(): void;
+  /** Masks secrets (with the vault's keys, which the worker never has) in text a plugin returns. */
+  redact?(text: string): string;
   /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
   assertActive(): void;
 }
@@ -60,7 +69,8 @@ function logFields(fields: unknown): Record<string, string | number | boolean | 
   if (!fields || typeof fields !== "object") return out;
   for (const [key, value] of Object.entries(fields as LogFields)) {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key) || key === "plugin" || key === "message") continue;
-    out[key] = value === null || typeof value === "number" || typeof value === "boolean" ? value : String(value);
+    out[key] =
+      value === null || typeof value === "number" || typeof value === "boolean" ? value : String(value);
   }
   return out;
 }
@@ -75,7 +85,8 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     async (...args: unknown[]): Promise<unknown> => {
       deps.onCall?.();
       try {
-        return await deps.session().invoke(handlerId, structuredClone(args), deadlineMs, what);
+        const value = await deps.session().invoke(handlerId, structuredClone(args), deadlineMs, what);
+        return typeof value === "string" && deps.redact ? deps.redact(value) : value;
       } catch (error) {
         const reason = (error as { reason?: unknown }).reason;
         deps.log.write("ERROR", logEvent, { plugin: pluginId, name: what, error: describe(error) });
@@ -101,7 +112,11 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     },
     log: ({ level, message, fields }) => {
       const known = level === "INFO" || level === "WARN" || level === "ERROR" ? level : "INFO";
-      deps.log.write(known, "plugin_log", { plugin: pluginId, message: String(message), ...logFields(fields) });
+      deps.log.write(known, "plugin_log", {
+        plugin: pluginId,
+        message: String(message),
+        ...logFields(fields),
+      });
       return null;
     },
     registerCommand: ({ name, description, argsHint, handlerId }) => {

@@ -31,7 +31,10 @@ export interface CallOptions {
   onDeadline?: () => Error;
 }
 
-export class Endpoint<Out extends { [K in keyof Out]: CallShape }, In extends { [K in keyof In]: CallShape }> {
+export class Endpoint<
+  Out extends { [K in keyof Out]: CallShape },
+  In extends { [K in keyof In]: CallShape },
+> {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closedWith: Error | null = null;

@@ -20,7 +20,10 @@ function describeExit(code: number, error: (Error & { code?: string }) | null, h
 }
 
 function start(pluginId: string, heapMb: number, init: unknown): void {
-  workers.get(pluginId)?.terminate().catch(() => undefined);
+  workers
+    .get(pluginId)
+    ?.terminate()
+    .catch(() => undefined);
   const worker = new Worker(workerFile, {
     workerData: init,
     env: {},

@@ -108,7 +108,9 @@ export class PluginHostProcess {
       });
       child.on("exit", (code, signal) => {
         host.exited = true;
-        const why = signal ? `the plugin host was killed (${signal})` : `the plugin host exited with code ${code}`;
+        const why = signal
+          ? `the plugin host was killed (${signal})`
+          : `the plugin host exited with code ${code}`;
         if (!ready) {
           clearTimeout(timer);
           reject(new Error(`${why} while starting.`));

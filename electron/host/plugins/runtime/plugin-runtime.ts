@@ -66,7 +66,10 @@ export class PluginRuntime {
     const session = this.sessions.get(pluginId);
     if (!session) return;
     this.sessions.delete(pluginId);
-    void this.process?.then((host) => host.send({ kind: "stop", pluginId }), () => undefined);
+    void this.process?.then(
+      (host) => host.send({ kind: "stop", pluginId }),
+      () => undefined,
+    );
     session.end(reason);
   }
 
@@ -83,12 +86,17 @@ export class PluginRuntime {
     const starting = (async () => {
       const bundle = this.options.bundle ?? (await locatePluginHostBundle());
       return PluginHostProcess.start(
-        { bundle, readPaths: this.options.readPaths, writePaths: this.options.writePaths, ...this.options.launch },
+        {
+          bundle,
+          readPaths: this.options.readPaths,
+          writePaths: this.options.writePaths,
+          ...this.options.launch,
+        },
         {
           onMessage: (message) => this.route(message),
           onExit: (why) => {
             if (this.process === starting) this.process = null;
-            for (const session of [...this.sessions.values()]) session.end(why);
+            for (const session of [...this.sessions.values()]) session.end(why, { hostDied: true });
             this.sessions.clear();
           },
           ...(this.options.onStderr && { onStderr: this.options.onStderr }),

@@ -22,13 +22,14 @@ const post = port.postMessage.bind(port);
 const init = workerData as WorkerInit;
 const MB = 1024 * 1024;
 
-// A plugin may end its own worker, not signal the host or another process.
-const ownPid = process.pid;
-const kill = process.kill.bind(process);
-process.kill = ((pid: number, signal?: string | number) => {
-  if (pid !== ownPid) throw new Error("Plugins cannot send signals to other processes.");
-  return kill(pid, signal);
-}) as typeof process.kill;
+// A plugin may end its own worker (process.exit), never signal a process: not the host (its
+// parent), not the plugin host it shares with every other plugin.
+const refuseSignals = (): never => {
+  throw new Error("Plugins cannot send signals to processes.");
+};
+for (const name of ["kill", "_kill"] as const) {
+  Object.defineProperty(process, name, { value: refuseSignals, writable: false, configurable: false });
+}
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

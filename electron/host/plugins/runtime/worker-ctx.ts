@@ -88,7 +88,8 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
         `Unknown hook "${String(name)}"; use one of: ${hookNames.join(", ")}.`,
       );
     }
-    if (typeof fn !== "function") throw new PluginRegistrationError(`registerHook("${name}") needs a function.`);
+    if (typeof fn !== "function")
+      throw new PluginRegistrationError(`registerHook("${name}") needs a function.`);
     send("registerHook", { name, handlerId: keep("hook", fn as AnyHandler, undefined) });
   };
 
@@ -101,7 +102,9 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     }
     const parameters = spec.parameters as unknown;
     if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
-      throw new PluginRegistrationError(`registerTool("${spec.name}"): parameters must be a JSON Schema object.`);
+      throw new PluginRegistrationError(
+        `registerTool("${spec.name}"): parameters must be a JSON Schema object.`,
+      );
     }
     send("registerTool", {
       name: spec.name,
@@ -115,7 +118,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
   const logAt =
     (level: "INFO" | "WARN" | "ERROR") =>
     (message: string, fields?: LogFields): void => {
-      let plain: LogFields = {};
+      let plain: LogFields;
       try {
         plain = structuredClone(fields && typeof fields === "object" ? fields : {});
       } catch {
@@ -146,7 +149,8 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     pluginId: init.pluginId,
     llm: Object.freeze({
       complete: (params: CompleteParams) => endpoint.call("llm.complete", params),
-      completeStructured: (params: CompleteStructuredParams) => endpoint.call("llm.completeStructured", params),
+      completeStructured: (params: CompleteStructuredParams) =>
+        endpoint.call("llm.completeStructured", params),
     }),
     state,
     registerCommand,

@@ -23,6 +23,8 @@ export interface SessionEnd {
   hadPendingCalls: boolean;
   /** It ended because it stopped answering heartbeats. */
   unresponsive: boolean;
+  /** The whole plugin host died (maybe another plugin's doing). */
+  hostDied: boolean;
 }
 
 export interface WorkerSessionOptions {
@@ -46,11 +48,10 @@ export class WorkerSession {
 
   constructor(private readonly options: WorkerSessionOptions) {
     const { clock } = options;
-    this.endpoint = new Endpoint<PluginCalls, CtxCalls>(
-      (frame) => options.send(frame),
-      options.handlers,
-      { setTimeout: (fn, ms) => clock.setTimeout(fn, ms), clearTimeout: (h) => clock.clearTimeout(h as TimerHandle) },
-    );
+    this.endpoint = new Endpoint<PluginCalls, CtxCalls>((frame) => options.send(frame), options.handlers, {
+      setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+      clearTimeout: (h) => clock.clearTimeout(h as TimerHandle),
+    });
   }
 
   get isEnded(): boolean {
@@ -67,26 +68,34 @@ export class WorkerSession {
 
   register(file: string, main: string, deadlineMs: number): Promise<void> {
     return this.tracked(
-      this.endpoint.call("register", { file, main }, {
-        deadlineMs,
-        onDeadline: () =>
-          new PluginTimeoutError(
-            `register() did not finish within ${Math.round(deadlineMs / 1000)} s; make it return sooner (start slow work in the background).`,
-          ),
-      }),
+      this.endpoint.call(
+        "register",
+        { file, main },
+        {
+          deadlineMs,
+          onDeadline: () =>
+            new PluginTimeoutError(
+              `register() did not finish within ${Math.round(deadlineMs / 1000)} s; make it return sooner (start slow work in the background).`,
+            ),
+        },
+      ),
     ).then(() => undefined);
   }
 
   /** Runs a handler the plugin registered; `what` names it in the timeout's message. */
   invoke(handlerId: string, args: unknown[], deadlineMs: number, what: string): Promise<unknown> {
     return this.tracked(
-      this.endpoint.call("invoke", { handlerId, args }, {
-        deadlineMs,
-        onDeadline: () =>
-          new PluginTimeoutError(
-            `${what} (plugin '${this.options.pluginId}') did not answer within ${Math.round(deadlineMs / 1000)} s.`,
-          ),
-      }),
+      this.endpoint.call(
+        "invoke",
+        { handlerId, args },
+        {
+          deadlineMs,
+          onDeadline: () =>
+            new PluginTimeoutError(
+              `${what} (plugin '${this.options.pluginId}') did not answer within ${Math.round(deadlineMs / 1000)} s.`,
+            ),
+        },
+      ),
     );
   }
 
@@ -96,7 +105,9 @@ export class WorkerSession {
       if (this.ended) return;
       const silentFor = this.options.clock.now() - this.lastAnswer;
       if (silentFor >= this.options.heartbeat.timeoutMs) {
-        this.end(`stopped answering for ${Math.round(silentFor / 1000)} s (not responding)`, true);
+        this.end(`stopped answering for ${Math.round(silentFor / 1000)} s (not responding)`, {
+          unresponsive: true,
+        });
         this.options.terminate();
         return;
       }
@@ -113,9 +124,14 @@ export class WorkerSession {
   }
 
   /** Ends the session: pending calls fail with `plugin_unresponsive`, the owner is told once. */
-  end(reason: string, unresponsive = false): void {
+  end(reason: string, how: { unresponsive?: boolean; hostDied?: boolean } = {}): void {
     if (this.ended) return;
-    this.ended = { reason, hadPendingCalls: this.calls > 0, unresponsive };
+    this.ended = {
+      reason,
+      hadPendingCalls: this.calls > 0,
+      unresponsive: how.unresponsive === true,
+      hostDied: how.hostDied === true,
+    };
     if (this.heartbeatTimer) this.options.clock.clearTimeout(this.heartbeatTimer);
     this.endpoint.close(
       new PluginUnresponsiveError(`Plugin '${this.options.pluginId}' ${reason} before answering.`),
