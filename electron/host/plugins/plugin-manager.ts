@@ -439,7 +439,12 @@ export class PluginManager {
   private view(record: PluginRecord): PluginView {
     const { found } = record;
     const entry = this.entry(found.id);
-    const started = record.status !== "disabled" && found.kind === "valid";
+    // Shown once a worker ran: loading, loaded, or down after a crash (not a failed register).
+    const started =
+      found.kind === "valid" &&
+      (record.status === "loaded" ||
+        record.status === "loading" ||
+        (record.status === "failed" && record.runtime.state !== "running"));
     const runtime: PluginRuntimeView | undefined = started
       ? {
           ...record.runtime,
