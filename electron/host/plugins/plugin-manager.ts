@@ -29,6 +29,8 @@ import type { ToolRegistry } from "./tool-registry.js";
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
 
 export const DEFAULT_HEAP_MB = 256;
+/** How long a worker may take to boot (a loaded machine), before register's own deadline. */
+const WORKER_BOOT_TIMEOUT_MS = 60_000;
 
 export class PluginNotFoundError extends Error {
   override readonly name = "PluginNotFoundError";
@@ -334,6 +336,7 @@ export class PluginManager {
           log: o.log,
           session: () => running.session,
           ...(o.deadlines && { deadlines: o.deadlines }),
+          onReady: () => running.session.markReady(),
           onCall: () => o.budgets.countCall(id),
           redact: (text) => o.redact(text),
           assertActive,
@@ -345,6 +348,8 @@ export class PluginManager {
     }
     record.running = running;
     try {
+      // The worker's own start-up is ours, not the plugin's: register's deadline starts after it.
+      await running.session.ready(WORKER_BOOT_TIMEOUT_MS);
       await running.session.register(file, manifest.main, o.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
     } catch (error) {
       // Disabled while loading (setEnabled unloaded it at once): no failure of the plugin.

@@ -26,6 +26,8 @@ interface Call<P, R> {
 
 /** Worker → host: the members of `ctx` that need the host. */
 export interface CtxCalls {
+  /** The worker booted and can take `register` (its own start-up does not count against register's 10 s). */
+  ready: Call<Record<string, never>, null>;
   "llm.complete": Call<CompleteParams, CompleteResult>;
   "llm.completeStructured": Call<CompleteStructuredParams, StructuredResult>;
   "state.set": Call<{ key: string; value: JsonValue }, null>;

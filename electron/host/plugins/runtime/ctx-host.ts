@@ -53,6 +53,8 @@ export interface CtxHostDeps {
   /** The plugin's live worker session. */
   session(): WorkerSession;
   deadlines?: Partial<CallDeadlines>;
+  /** The worker said it booted. */
+  onReady(): void;
   /** Counts calls into the plugin (Settings → Plugins shows calls today). */
   onCall?(): void;
   /** Masks secrets (with the vault's keys, which the worker never has) in text a plugin returns. */
@@ -99,6 +101,10 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     };
 
   return {
+    ready: () => {
+      deps.onReady();
+      return null;
+    },
     "llm.complete": (params) => deps.llm.complete(params),
     "llm.completeStructured": (params) => deps.llm.completeStructured(params),
     "state.set": ({ key, value }) => {

@@ -20,10 +20,14 @@ export interface PluginHostBundle {
 const here = path.dirname(fileURLToPath(import.meta.url));
 let built: Promise<PluginHostBundle> | null = null;
 
+const isBundle = (dir: string) =>
+  fs.existsSync(path.join(dir, "plugin-host.js")) && fs.existsSync(path.join(dir, "plugin-worker.js"));
+
 export function locatePluginHostBundle(): Promise<PluginHostBundle> {
-  const bundled = path.join(here, "plugin-host.js");
-  if (fs.existsSync(bundled) && fs.existsSync(path.join(here, "plugin-worker.js"))) {
-    return Promise.resolve({ entry: bundled, dir: here });
+  // Bundled host: next to this module. tsc's out/electron/host/…: the build's out/app beside it.
+  const besideTsc = path.resolve(here, "..", "..", "..", "..", "app");
+  for (const dir of [here, besideTsc]) {
+    if (isBundle(dir)) return Promise.resolve({ entry: path.join(dir, "plugin-host.js"), dir });
   }
   built ??= buildFromSources();
   return built;

@@ -76,3 +76,4 @@ port.on("message", (frame: Frame) => {
   if (frame.kind === "mirror") Object.assign(worker.mirror, frame.mirror);
   else endpoint.receive(frame);
 });
+void endpoint.call("ready", {}).catch(() => undefined);

@@ -66,6 +66,37 @@ export class WorkerSession {
     if (!this.ended) this.options.send({ kind: "mirror", mirror: update });
   }
 
+  private booted: (() => void) | null = null;
+  private readonly boot = new Promise<void>((resolve) => {
+    this.booted = resolve;
+  });
+
+  /** Called when the worker says it booted. */
+  markReady(): void {
+    this.booted?.();
+  }
+
+  /** Resolves once the worker booted; rejects when it ended first or did not boot in time. */
+  ready(deadlineMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = this.options.clock.setTimeout(() => {
+        reject(
+          new PluginUnresponsiveError(
+            `Plugin '${this.options.pluginId}' did not start within ${Math.round(deadlineMs / 1000)} s.`,
+          ),
+        );
+      }, deadlineMs);
+      const settle = (fn: () => void) => {
+        this.options.clock.clearTimeout(timer);
+        fn();
+      };
+      void this.boot.then(() => settle(resolve));
+      this.whenEnded = (error) => settle(() => reject(error));
+    });
+  }
+
+  private whenEnded: ((error: Error) => void) | null = null;
+
   register(file: string, main: string, deadlineMs: number): Promise<void> {
     return this.tracked(
       this.endpoint.call(
@@ -133,9 +164,11 @@ export class WorkerSession {
       hostDied: how.hostDied === true,
     };
     if (this.heartbeatTimer) this.options.clock.clearTimeout(this.heartbeatTimer);
-    this.endpoint.close(
-      new PluginUnresponsiveError(`Plugin '${this.options.pluginId}' ${reason} before answering.`),
+    const error = new PluginUnresponsiveError(
+      `Plugin '${this.options.pluginId}' ${reason} before answering.`,
     );
+    this.endpoint.close(error);
+    this.whenEnded?.(error);
     this.options.onEnd(this.ended);
   }
 
