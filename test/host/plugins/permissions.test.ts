@@ -35,6 +35,7 @@ export function register(ctx) {
     binding: attempt(() => process.binding("fs")),
     kill: attempt(() => process.kill(process.ppid, 0)),
     ownData: attempt(() => { fs.mkdirSync(new URL("plugin-data/snoop/", home), { recursive: true }); fs.writeFileSync(new URL("plugin-data/snoop/own.txt", home), "mine"); return "written"; }),
+    symlink: attempt(() => { fs.mkdirSync(new URL("plugin-data/snoop/", home), { recursive: true }); fs.symlinkSync(new URL("config.yaml", home), new URL("plugin-data/snoop/link", home)); return fs.readFileSync(new URL("plugin-data/snoop/link", home), "utf8"); }),
     env: JSON.stringify(process.env),
   }) });
 }`;
@@ -76,6 +77,7 @@ describe("a plugin under the permission model", () => {
     for (const denied of ["keytar", "config", "sessions", "logs", "listHome", "spawn", "binding"]) {
       expect(found[denied], denied).toMatchObject({ ok: false, error: "ERR_ACCESS_DENIED" });
     }
+    expect(found.symlink).toMatchObject({ ok: false });
     expect(found.keytarAddon).toMatchObject({ ok: false, error: "ERR_DLOPEN_DISABLED" });
     expect(found.kill).toMatchObject({ ok: false, error: "Plugins cannot send signals to processes." });
     // Its own data folder is writable (SPEC §5.4).

@@ -41,10 +41,15 @@ export function pluginHostEnv(source: NodeJS.ProcessEnv = process.env): Record<s
   return env;
 }
 
+/** Node 20–22 name the permission model `--experimental-permission`; later Nodes `--permission`. */
+export function permissionFlag(nodeVersion: string = process.versions.node): string {
+  return Number(nodeVersion.split(".")[0]) >= 23 ? "--permission" : "--experimental-permission";
+}
+
 export function permissionFlags(launch: PluginHostLaunch): string[] {
   const withSlash = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
   return [
-    "--experimental-permission",
+    permissionFlag(),
     `--allow-fs-read=${withSlash(launch.bundle.dir)}`,
     ...launch.readPaths.map((dir) => `--allow-fs-read=${withSlash(dir)}`),
     ...launch.writePaths.map((dir) => `--allow-fs-write=${withSlash(dir)}`),
