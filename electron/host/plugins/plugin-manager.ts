@@ -9,7 +9,6 @@ import type { Clock, TimerHandle } from "../clock.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
-import { CAPABILITY_IDS, isCapabilityGranted } from "./capabilities.js";
 import type { CommandRegistry } from "./command-registry.js";
 import type { PluginCommandView, PluginRuntimeView, PluginView } from "../rpc/methods/plugins.js";
 import { discoverPlugins, type DiscoveredPlugin } from "./discovery.js";
@@ -17,13 +16,14 @@ import type { HookRegistry } from "./hook-registry.js";
 import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
-import { FilePluginState } from "./plugin-state.js";
 import { pluginView } from "./plugin-view.js";
 import type { Mirror } from "./runtime/boundary.js";
 import { CrashHistory } from "./runtime/crash-policy.js";
-import { createCtxHost, type CallDeadlines } from "./runtime/ctx-host.js";
+import type { CallDeadlines } from "./runtime/ctx-host.js";
 import type { PluginRuntime } from "./runtime/plugin-runtime.js";
+import { unpackedPath } from "./runtime/runtime-paths.js";
 import type { SessionEnd, WorkerSession } from "./runtime/worker-session.js";
+import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
@@ -93,6 +93,8 @@ interface PluginRecord {
   /** Operations on one plugin run one after another; different plugins load side by side. */
   queue: Promise<void>;
 }
+
+type ValidPlugin = Extract<DiscoveredPlugin, { kind: "valid" }>;
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -280,15 +282,8 @@ export class PluginManager {
     return this.options.settings.document().plugins?.entries?.[id];
   }
 
-  private mirrorFor(found: Extract<DiscoveredPlugin, { kind: "valid" }>): Mirror {
-    const entry = this.entry(found.id);
-    const declared = found.manifest.capabilities;
-    return {
-      capabilities: Object.fromEntries(
-        CAPABILITY_IDS.map((id) => [id, isCapabilityGranted(id, declared, entry)]),
-      ),
-      redactSecrets: this.options.settings.get().security.redact_secrets,
-    };
+  private mirrorFor(found: ValidPlugin): Mirror {
+    return mirrorFor(found, this.entry(found.id), this.options.settings.get().security.redact_secrets);
   }
 
   /** Grants and `security.redact_secrets` changed maybe: the workers' mirrors follow at once. */
@@ -299,10 +294,7 @@ export class PluginManager {
     }
   }
 
-  private async load(
-    record: PluginRecord,
-    found: Extract<DiscoveredPlugin, { kind: "valid" }>,
-  ): Promise<void> {
+  private async load(record: PluginRecord, found: ValidPlugin): Promise<void> {
     const { id, manifest } = found;
     const o = this.options;
     record.status = "loading";
@@ -310,37 +302,24 @@ export class PluginManager {
     this.changed();
     let file: string;
     try {
-      file = resolveMain(found.dir, manifest.main);
+      file = unpackedPath(resolveMain(found.dir, manifest.main));
     } catch (error) {
       return this.fail(record, describe(error));
     }
-    const state = new FilePluginState(o.home, id);
     const running = {} as Running;
-    const assertActive = () => {
-      if (record.running !== running) {
-        throw new PluginInactiveError(`Plugin '${id}' is disabled; enable it in Settings → Plugins first.`);
-      }
-    };
     try {
-      running.session = await o.runtime.open({
+      running.session = await openPluginWorker(o, {
         pluginId: id,
         heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
-        init: { pluginId: id, state: state.snapshot(), mirror: this.mirrorFor(found) },
-        handlers: createCtxHost({
-          pluginId: id,
-          llm: o.llm.forPlugin(id, assertActive, (text) => o.redact(text, { force: true })),
-          state,
-          commands: o.commands,
-          hooks: o.hooks,
-          tools: o.tools,
-          log: o.log,
-          session: () => running.session,
-          ...(o.deadlines && { deadlines: o.deadlines }),
-          onReady: () => running.session.markReady(),
-          onCall: () => o.budgets.countCall(id),
-          redact: (text) => o.redact(text),
-          assertActive,
-        }),
+        mirror: this.mirrorFor(found),
+        session: () => running.session,
+        assertActive: () => {
+          if (record.running !== running) {
+            throw new PluginInactiveError(
+              `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
+            );
+          }
+        },
         onEnd: (end) => this.onWorkerEnd(record, running, end),
       });
     } catch (error) {

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { unpackedPath } from "./runtime-paths.js";
 
 export interface PluginHostBundle {
   /** The plugin host's entry module. */
@@ -27,7 +28,10 @@ export function locatePluginHostBundle(): Promise<PluginHostBundle> {
   // Bundled host: next to this module. tsc's out/electron/host/…: the build's out/app beside it.
   const besideTsc = path.resolve(here, "..", "..", "..", "..", "app");
   for (const dir of [here, besideTsc]) {
-    if (isBundle(dir)) return Promise.resolve({ entry: path.join(dir, "plugin-host.js"), dir });
+    if (isBundle(dir)) {
+      const real = unpackedPath(dir);
+      return Promise.resolve({ entry: path.join(real, "plugin-host.js"), dir: real });
+    }
   }
   built ??= buildFromSources();
   return built;

@@ -6,6 +6,15 @@
 import fs from "node:fs";
 import path from "node:path";
 
+/**
+ * The real file behind a path inside Electron's app.asar: the packaged app unpacks the plugin host
+ * and the bundled plugins (build/electron-builder.yml), since a process under the permission model
+ * reads real files only.
+ */
+export function unpackedPath(file: string): string {
+  return file.replace(/([\\/])app\.asar([\\/])/, "$1app.asar.unpacked$2");
+}
+
 export function pluginRuntimePaths(
   home: string,
   bundledDir: string | null,
@@ -17,7 +26,7 @@ export function pluginRuntimePaths(
   const withReal = (dirs: string[]) =>
     [...new Set(dirs.flatMap((dir) => [dir, safeRealpath(dir)]))].filter((d): d is string => d !== null);
   return {
-    readPaths: withReal([...(bundledDir ? [bundledDir] : []), userDir]),
+    readPaths: withReal([...(bundledDir ? [unpackedPath(bundledDir)] : []), userDir]),
     writePaths: withReal([dataDir]),
   };
 }
