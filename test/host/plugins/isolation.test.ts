@@ -16,8 +16,9 @@ import { writePlugin } from "./plugin-rig.js";
 const timings = {
   registerTimeoutMs: 2_000,
   restartBackoffMs: 100,
-  heartbeat: { intervalMs: 200, timeoutMs: 1_000 },
-  deadlines: { command: 1_500, tool: 1_500, hook: 1_500 },
+  // A busy loop is caught by the heartbeat (1.5 s) before a call's deadline (3 s) would fire.
+  heartbeat: { intervalMs: 200, timeoutMs: 1_500 },
+  deadlines: { command: 3_000, tool: 3_000, hook: 3_000 },
 };
 
 const behaviours = {

@@ -46,7 +46,7 @@ beforeAll(async () => {
       bundledPluginsDir: null,
       pluginTimings: {
         restartBackoffMs: 100,
-        heartbeat: { intervalMs: 200, timeoutMs: 1_000 },
+        heartbeat: { intervalMs: 250, timeoutMs: 3_000 },
         deadlines: { hook: 10_000 },
       },
     },
