@@ -5,24 +5,31 @@
  * `plugins.restart`). Disabling stops the worker and removes what it registered from every registry.
  */
 import path from "node:path";
-import type { Clock, TimerHandle } from "../clock.js";
+import type { Clock } from "../clock.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
 import type { CommandRegistry } from "./command-registry.js";
-import type { PluginCommandView, PluginRuntimeView, PluginView } from "../rpc/methods/plugins.js";
+import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
 import { discoverPlugins, type DiscoveredPlugin } from "./discovery.js";
 import type { HookRegistry } from "./hook-registry.js";
 import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
+import {
+  crashDecision,
+  runtimeView,
+  stoppedNotice,
+  type PluginRecord,
+  type Running,
+} from "./plugin-record.js";
 import { pluginView } from "./plugin-view.js";
 import type { Mirror } from "./runtime/boundary.js";
 import { CrashHistory } from "./runtime/crash-policy.js";
 import type { CallDeadlines } from "./runtime/ctx-host.js";
 import type { PluginRuntime } from "./runtime/plugin-runtime.js";
 import { unpackedPath } from "./runtime/runtime-paths.js";
-import type { SessionEnd, WorkerSession } from "./runtime/worker-session.js";
+import type { SessionEnd } from "./runtime/worker-session.js";
 import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -68,30 +75,6 @@ export interface PluginManagerOptions {
   deadlines?: Partial<CallDeadlines>;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
-}
-
-interface Running {
-  session: WorkerSession;
-  /** How its session ended, once it has. */
-  end?: SessionEnd;
-}
-
-interface PluginRecord {
-  found: DiscoveredPlugin;
-  status: PluginView["status"];
-  error?: string;
-  /** The live worker; a new object per start, so a late message of an old worker is told apart. */
-  running?: Running;
-  crashes: CrashHistory;
-  runtime: {
-    state: PluginRuntimeView["state"];
-    restarts: number;
-    lastError: string | null;
-    lastErrorAt: string | null;
-  };
-  restartTimer?: TimerHandle;
-  /** Operations on one plugin run one after another; different plugins load side by side. */
-  queue: Promise<void>;
 }
 
 type ValidPlugin = Extract<DiscoveredPlugin, { kind: "valid" }>;
@@ -147,12 +130,7 @@ export class PluginManager {
 
   /** Plugins left stopped after repeated crashes, in plain words (`host.info` notices). */
   notices(): { kind: string; message: string }[] {
-    return [...this.records.values()]
-      .filter((r) => r.runtime.state === "stopped" && r.status === "failed")
-      .map((r) => ({
-        kind: "plugin_stopped",
-        message: `The plugin "${r.found.id}" was stopped after crashing 3 times in 5 minutes (last: ${r.runtime.lastError ?? "unknown"}). Restart it in Settings → Plugins.`,
-      }));
+    return [...this.records.values()].flatMap(stoppedNotice);
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<PluginView> {
@@ -364,16 +342,8 @@ export class PluginManager {
     const id = record.found.id;
     const o = this.options;
     this.unload(record, "failed");
-    record.error = `Not running: it ${end.reason}.`;
-    record.runtime.lastError = end.reason;
-    record.runtime.lastErrorAt = new Date(o.clock.now()).toISOString();
     o.log.write("ERROR", "plugin_crashed", { plugin: id, reason: end.reason });
-    // When the whole plugin host died, only a plugin that was busy in a call is held to account;
-    // the others just register again in the new one.
-    const innocent = end.hostDied && !end.hadPendingCalls;
-    const decision = innocent
-      ? { action: "restart" as const, delayMs: this.options.restartBackoffMs ?? 1_000 }
-      : record.crashes.record(o.clock.now());
+    const decision = crashDecision(record, end, o.clock.now(), o.restartBackoffMs ?? 1_000);
     if (decision.action === "stop") {
       record.runtime.state = "stopped";
       record.error = `Stopped after 3 crashes in 5 minutes (last: it ${end.reason}); press Restart to try again.`;
@@ -421,26 +391,8 @@ export class PluginManager {
   }
 
   private view(record: PluginRecord): PluginView {
-    const { found } = record;
-    const entry = this.entry(found.id);
-    // Shown once a worker ran: loading, loaded, or down after a crash (not a failed register).
-    const started =
-      found.kind === "valid" &&
-      (record.status === "loaded" ||
-        record.status === "loading" ||
-        (record.status === "failed" && record.runtime.state !== "running"));
-    const runtime: PluginRuntimeView | undefined = started
-      ? {
-          ...record.runtime,
-          memoryMb: record.running?.session.memoryMb ?? null,
-          tokensToday: this.options.budgets.tokensToday(found.id),
-          callsToday: this.options.budgets.callsToday(found.id),
-          limits: {
-            dailyTokens: entry?.limits?.daily_tokens ?? null,
-            heapMb: entry?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
-          },
-        }
-      : undefined;
-    return pluginView(found, record.status, record.error, this.options.settings.get(), entry, runtime);
+    const entry = this.entry(record.found.id);
+    const runtime = runtimeView(record, this.options.budgets, entry, DEFAULT_HEAP_MB);
+    return pluginView(record.found, record.status, record.error, this.options.settings.get(), entry, runtime);
   }
 }
