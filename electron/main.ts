@@ -91,6 +91,8 @@ void app.whenReady().then(() => {
       version: appVersion(),
       // shell.openPath answers "" on success; only the plugins folder is ever passed here.
       openFolder: async (path) => (await shell.openPath(path)) === "",
+      // The plugin host runs on Electron's own Node (ELECTRON_RUN_AS_NODE), under the permission model.
+      pluginHostLaunch: { execPath: process.execPath, env: { ELECTRON_RUN_AS_NODE: "1" } },
     });
   } catch (err) {
     if (!(err instanceof ConfigUnreadableError)) throw err;

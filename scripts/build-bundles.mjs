@@ -2,6 +2,7 @@
 // The bundles tsc can't make:
 //  - the Node entries (web mode and the Electron main process) as one ES module each, so start-up
 //    loads one file instead of hundreds (native modules and electron stay external);
+//  - the plugin host and its worker (they run under Node's permission model, reading only out/app);
 //  - the preload: a sandboxed preload can't require local files, so it ships as one CommonJS file;
 //  - the renderer.
 import { build } from "vite";
@@ -28,6 +29,29 @@ await build({
     },
   },
   ssr: { noExternal: true, external },
+});
+
+// The plugin host process and its per-plugin worker (SPEC §5.4): own entries, so the plugin host
+// loads nothing of the host but the boundary it shares. It may read only this folder's files.
+await build({
+  configFile: false,
+  logLevel: "warn",
+  build: {
+    ssr: true,
+    target: "node20",
+    outDir: appDir,
+    emptyOutDir: false,
+    minify: false,
+    sourcemap: false,
+    rollupOptions: {
+      input: {
+        "plugin-host": join(root, "electron", "host", "plugins", "runtime", "plugin-host-main.ts"),
+        "plugin-worker": join(root, "electron", "host", "plugins", "runtime", "plugin-worker-main.ts"),
+      },
+      output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "plugin-[name]-[hash].js" },
+    },
+  },
+  ssr: { noExternal: true },
 });
 
 await build({

@@ -16,7 +16,12 @@ import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
+import { PluginBudgets } from "./plugins/plugin-budget.js";
 import { PluginManager } from "./plugins/plugin-manager.js";
+import type { CallDeadlines } from "./plugins/runtime/ctx-host.js";
+import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
+import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
+import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
@@ -38,6 +43,17 @@ export interface HostOptions {
   bundledPluginsDir?: string | null;
   /** Opens a folder in the OS file manager (desktop: Electron's shell.openPath). */
   openFolder?: OpenFolder;
+  /** How the plugin host process starts (desktop: Electron's binary as Node); plain Node by default. */
+  pluginHostLaunch?: { execPath?: string; env?: Record<string, string> };
+  /** Shorter deadlines, heartbeats and restart delays, for tests; SPEC §5.4's values by default. */
+  pluginTimings?: PluginTimings;
+}
+
+export interface PluginTimings {
+  registerTimeoutMs?: number;
+  restartBackoffMs?: number;
+  heartbeat?: HeartbeatOptions;
+  deadlines?: Partial<CallDeadlines>;
 }
 
 export interface Host {
@@ -76,20 +92,37 @@ export function createHost(options: HostOptions): Host {
   const tools = new ToolRegistry();
   // Plugin usage is billed to the session store, which opens below (`pluginBilling.bill`).
   const pluginBilling: { bill?: BillUsage } = {};
+  const budgets = new PluginBudgets(
+    clock,
+    (id) => settings.document().plugins?.entries?.[id]?.limits?.daily_tokens,
+  );
+  const bundledPluginsDir =
+    options.bundledPluginsDir === undefined ? findBundledPluginsDir() : options.bundledPluginsDir;
+  const pluginRuntime = new PluginRuntime({
+    ...pluginRuntimePaths(options.home, bundledPluginsDir),
+    clock,
+    ...(options.pluginHostLaunch && { launch: options.pluginHostLaunch }),
+    ...(options.pluginTimings?.heartbeat && { heartbeat: options.pluginTimings.heartbeat }),
+    onStderr: (line) => log.write("WARN", "plugin_host_stderr", { line }),
+  });
   const pluginLlm = new PluginLlmService({
     settings,
     engine,
     log,
+    budget: budgets,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
   const plugins = new PluginManager({
     home: options.home,
-    bundledDir: options.bundledPluginsDir === undefined ? findBundledPluginsDir() : options.bundledPluginsDir,
+    bundledDir: bundledPluginsDir,
     settings,
     commands,
     hooks,
     tools,
     llm: pluginLlm,
+    budgets,
+    runtime: pluginRuntime,
+    ...options.pluginTimings,
     redact: (text, opts) => redactor.redact(text, opts),
     log,
     clock,
@@ -122,7 +155,7 @@ export function createHost(options: HostOptions): Host {
       version: options.version,
       mode: options.mode,
       home: options.home,
-      notices: [...settings.notices(), ...keychain.notices(), ...sessions.notices()],
+      notices: [...settings.notices(), ...keychain.notices(), ...sessions.notices(), ...plugins.notices()],
     }),
     "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
     "settings.set": async ({ key, value }) => {
@@ -161,6 +194,7 @@ export function createHost(options: HostOptions): Host {
     keychain,
     async close() {
       await plugins.close();
+      await pluginRuntime.close();
       await sessions.close();
       unwatch();
       settings.close();

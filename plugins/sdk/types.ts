@@ -126,8 +126,10 @@ export interface PluginLlm {
  *   "at least one input", "unknown provider").
  * - PluginLlmTrustError: an override the user has not granted; the message names the config key.
  * - PluginLlmSchemaError: the reply was JSON but "did not match schema".
+ * - PluginLlmBudgetError: today's token budget is spent (`reason: "plugin_budget_exhausted"`).
  */
-export type PluginLlmErrorName = "PluginLlmInputError" | "PluginLlmTrustError" | "PluginLlmSchemaError";
+export type PluginLlmErrorName =
+  "PluginLlmInputError" | "PluginLlmTrustError" | "PluginLlmSchemaError" | "PluginLlmBudgetError";
 
 // ---------------------------------------------------------------- commands, tools, hooks
 

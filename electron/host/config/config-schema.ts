@@ -92,6 +92,13 @@ export interface PluginEntryDocument {
   llm?: Partial<PluginLlmPolicy>;
   granted_capabilities?: string[];
   capabilities_consent?: CapabilitiesConsent;
+  /** SPEC §5.4: no `daily_tokens` = no budget; `heap_mb` defaults to 256. */
+  limits?: PluginLimits;
+}
+
+export interface PluginLimits {
+  daily_tokens?: number;
+  heap_mb?: number;
 }
 
 /** What `config.yaml` holds: every section optional, unknown top-level keys kept as they are. */
@@ -205,6 +212,19 @@ const pluginEntry = {
         type: "string",
         pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$",
         description: "a capability id such as llm.side_question",
+      },
+    },
+    limits: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        daily_tokens: { type: "integer", minimum: 1, description: "tokens a day, input and output together" },
+        heap_mb: {
+          type: "integer",
+          minimum: 16,
+          maximum: 4096,
+          description: "a heap cap in MB (16 to 4096)",
+        },
       },
     },
     capabilities_consent: {

@@ -17,7 +17,7 @@ interface Entry {
 
 export type HookOutcome =
   | { pluginId: string; status: "ok"; value: unknown }
-  | { pluginId: string; status: "error" | "timeout"; error: string };
+  | { pluginId: string; status: "error" | "timeout"; error: string; reason?: string };
 
 export type ToolGate = { blocked: false } | { blocked: true; reason: string; pluginId: string };
 
@@ -66,8 +66,14 @@ export class HookRegistry {
       return { pluginId: entry.pluginId, status: "ok", value };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      const reason = (err as { reason?: unknown } | null)?.reason;
       this.log.write("ERROR", "hook_error", { plugin: entry.pluginId, hook: entry.name, error: message });
-      return { pluginId: entry.pluginId, status: "error", error: message };
+      return {
+        pluginId: entry.pluginId,
+        status: "error",
+        error: message,
+        ...(typeof reason === "string" && { reason }),
+      };
     } finally {
       if (timer) this.clock.clearTimeout(timer);
     }
@@ -85,6 +91,17 @@ export class HookRegistry {
   /** `pre_tool_call`: the first `{block: reason}` (or a timeout) blocks the tool. */
   async gateTool(payload: HookPayloads["pre_tool_call"]): Promise<ToolGate> {
     for (const outcome of await this.fire("pre_tool_call", payload)) {
+      // A plugin that died or missed its deadline while deciding fails closed (SPEC §5.4).
+      if (
+        outcome.status === "error" &&
+        (outcome.reason === "plugin_unresponsive" || outcome.reason === "plugin_timeout")
+      ) {
+        return {
+          blocked: true,
+          pluginId: outcome.pluginId,
+          reason: `a pre_tool_call hook of ${outcome.pluginId} stopped before answering (${outcome.reason})`,
+        };
+      }
       if (outcome.status === "timeout") {
         return {
           blocked: true,

@@ -22,6 +22,7 @@ import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import { isPinned, resolveAuxiliaryRoute, type AuxiliaryTask } from "../models/auxiliary-route.js";
 import { parseJsonReply } from "./json-reply.js";
+import type { PluginBudgets } from "./plugin-budget.js";
 import { PluginLlmInputError, PluginLlmSchemaError } from "./llm-errors.js";
 import { writeLlmAudit } from "./plugin-audit.js";
 import { asParams, checkMessages, checkShaping } from "./llm-call-checks.js";
@@ -44,6 +45,8 @@ export interface PluginLlmDeps {
   billUsage?: BillUsage;
   /** Auxiliary slots a plugin registered itself (a later issue); none until then. */
   ownsSlot?: OwnSlotLookup;
+  /** Daily token budgets (SPEC §5.4): checked before a call, charged after it. */
+  budget?: Pick<PluginBudgets, "check" | "spend">;
 }
 
 /** Default for built-in auxiliary slots (SPEC §6.2: `timeout` default 30 s). */
@@ -234,6 +237,7 @@ export class PluginLlmService {
     let gated = false;
     try {
       assertActive();
+      this.deps.budget?.check(pluginId);
       checkShaping(params);
       const shaped = shape();
       // One read of config.yaml per call: policies are never cached across edits (SPEC §2).
@@ -263,6 +267,7 @@ export class PluginLlmService {
       audit.model = outcome.model;
       audit.inputTokens = outcome.usage.inputTokens;
       audit.outputTokens = outcome.usage.outputTokens;
+      this.deps.budget?.spend(pluginId, outcome.usage.inputTokens + outcome.usage.outputTokens);
       this.bill(pluginId, params.sessionId, outcome.usage);
       const extra = readReply(outcome.text);
 

@@ -1,30 +1,51 @@
 /**
- * The plugin runtime's owner: discovery, load isolation, statuses and enable/disable at once
- * (SPEC §5.1). A plugin loads only when its id is in `plugins.enabled` and not in
- * `plugins.disabled`; one that fails is marked failed with its reason and nothing else is touched.
- * Disabling revokes its ctx and removes its commands, hooks and tools from every registry.
+ * The plugin runtime's owner: discovery, statuses and enable/disable at once (SPEC §5.1), and
+ * each plugin's worker in the plugin host (SPEC §5.4): started with its heap cap, registered
+ * within 10 s, watched by heartbeats, restarted alone after a crash (3 in 5 minutes: stopped until
+ * `plugins.restart`). Disabling stops the worker and removes what it registered from every registry.
  */
 import path from "node:path";
 import type { Clock } from "../clock.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
-import { isCapabilityGranted, pendingCapabilities } from "./capabilities.js";
 import type { CommandRegistry } from "./command-registry.js";
-import { createPluginContext, type ContextHandle } from "./context.js";
 import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
 import { discoverPlugins, type DiscoveredPlugin } from "./discovery.js";
 import type { HookRegistry } from "./hook-registry.js";
-import { loadPlugin, REGISTER_TIMEOUT_MS } from "./loader.js";
+import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
+import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
-import { FilePluginState } from "./plugin-state.js";
+import {
+  crashDecision,
+  runtimeView,
+  stoppedNotice,
+  type PluginRecord,
+  type Running,
+} from "./plugin-record.js";
+import { pluginView } from "./plugin-view.js";
+import type { Mirror } from "./runtime/boundary.js";
+import { CrashHistory } from "./runtime/crash-policy.js";
+import type { CallDeadlines } from "./runtime/ctx-host.js";
+import type { PluginRuntime } from "./runtime/plugin-runtime.js";
+import { unpackedPath } from "./runtime/runtime-paths.js";
+import type { SessionEnd } from "./runtime/worker-session.js";
+import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
 
+export const DEFAULT_HEAP_MB = 256;
+/** How long a worker may take to boot (a loaded machine), before register's own deadline. */
+const WORKER_BOOT_TIMEOUT_MS = 60_000;
+
 export class PluginNotFoundError extends Error {
   override readonly name = "PluginNotFoundError";
   readonly reason = "plugin_not_found" as const;
+}
+
+export class PluginInactiveError extends Error {
+  override readonly name = "PluginInactiveError";
 }
 
 export interface PluginSettingsAccess {
@@ -43,22 +64,20 @@ export interface PluginManagerOptions {
   hooks: HookRegistry;
   tools: ToolRegistry;
   llm: PluginLlmService;
+  budgets: PluginBudgets;
+  runtime: PluginRuntime;
   redact: Redact;
   log: AgentLog;
   clock: Clock;
   registerTimeoutMs?: number;
+  /** Delay before the first restart after a crash; doubles with each crash in the window. */
+  restartBackoffMs?: number;
+  deadlines?: Partial<CallDeadlines>;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
 }
 
-interface PluginRecord {
-  found: DiscoveredPlugin;
-  status: PluginView["status"];
-  error?: string;
-  handle?: ContextHandle;
-  /** Operations on one plugin run one after another; different plugins load side by side. */
-  queue: Promise<void>;
-}
+type ValidPlugin = Extract<DiscoveredPlugin, { kind: "valid" }>;
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -76,7 +95,10 @@ export class PluginManager {
   /** Discovers plugins and loads the enabled ones; hand edits of `plugins.*` are followed after this. */
   start(): Promise<void> {
     this.started ??= (async () => {
-      this.unwatch = this.options.settings.onChange(() => void this.reconcile());
+      this.unwatch = this.options.settings.onChange(() => {
+        this.pushMirrors();
+        void this.reconcile();
+      });
       await this.rescan();
     })();
     return this.started;
@@ -101,6 +123,16 @@ export class PluginManager {
       .map(({ name, description, argsHint, pluginId }) => ({ name, description, argsHint, pluginId }));
   }
 
+  /** The plugin host's pid while it runs. */
+  pluginHostPid(): Promise<number | undefined> {
+    return this.options.runtime.pid();
+  }
+
+  /** Plugins left stopped after repeated crashes, in plain words (`host.info` notices). */
+  notices(): { kind: string; message: string }[] {
+    return [...this.records.values()].flatMap(stoppedNotice);
+  }
+
   async setEnabled(id: string, enabled: boolean): Promise<PluginView> {
     const record = this.require(id);
     this.options.settings.update((doc) => {
@@ -110,13 +142,27 @@ export class PluginManager {
       if (enabled && plugins.disabled?.includes(id)) plugins.disabled = without(plugins.disabled);
     });
     if (!enabled && record.found.kind === "valid") {
-      // At once, even while a register is still running: its ctx is revoked and everything it
+      // At once, even while a register is still running: the worker stops and everything it
       // registered goes now; the load in flight then ends as disabled (see load).
       if (record.status !== "disabled") this.unload(record, "disabled");
       return this.view(record);
     }
     // Re-enabling a failed plugin is the way to retry it.
     await this.enqueue(record, () => this.settle(record, { retry: enabled }));
+    return this.view(record);
+  }
+
+  /** `plugins.restart`: a fresh worker, crash history cleared (the way out of `stopped`). */
+  async restart(id: string): Promise<PluginView> {
+    const record = this.require(id);
+    record.crashes.reset();
+    record.runtime.restarts = 0;
+    record.runtime.state = "restarting";
+    if (record.restartTimer) this.options.clock.clearTimeout(record.restartTimer);
+    await this.enqueue(record, async () => {
+      if (record.status === "loaded" || record.status === "loading") this.unload(record, "disabled");
+      await this.settle(record, { retry: true });
+    });
     return this.view(record);
   }
 
@@ -144,8 +190,15 @@ export class PluginManager {
     }
     await Promise.all(work);
     for (const [id, plugin] of found) {
-      if (!this.records.has(id))
-        this.records.set(id, { found: plugin, status: "disabled", queue: Promise.resolve() });
+      if (!this.records.has(id)) {
+        this.records.set(id, {
+          found: plugin,
+          status: "disabled",
+          crashes: new CrashHistory(this.options.restartBackoffMs),
+          runtime: { state: "running", restarts: 0, lastError: null, lastErrorAt: null },
+          queue: Promise.resolve(),
+        });
+      }
     }
     this.records = new Map([...this.records].sort(([a], [b]) => a.localeCompare(b)));
     await this.reconcile();
@@ -195,8 +248,7 @@ export class PluginManager {
       }
       return;
     }
-    const wanted = this.wanted(found.id);
-    if (!wanted) {
+    if (!this.wanted(found.id)) {
       if (record.status !== "disabled") this.unload(record, "disabled");
       return;
     }
@@ -204,63 +256,128 @@ export class PluginManager {
     await this.load(record, found);
   }
 
-  private async load(
-    record: PluginRecord,
-    found: Extract<DiscoveredPlugin, { kind: "valid" }>,
-  ): Promise<void> {
-    const { id, manifest } = { id: found.id, manifest: found.manifest };
+  private entry(id: string) {
+    return this.options.settings.document().plugins?.entries?.[id];
+  }
+
+  private mirrorFor(found: ValidPlugin): Mirror {
+    return mirrorFor(found, this.entry(found.id), this.options.settings.get().security.redact_secrets);
+  }
+
+  /** Grants and `security.redact_secrets` changed maybe: the workers' mirrors follow at once. */
+  private pushMirrors(): void {
+    for (const record of this.records.values()) {
+      if (record.running && record.found.kind === "valid")
+        record.running.session.mirror(this.mirrorFor(record.found));
+    }
+  }
+
+  private async load(record: PluginRecord, found: ValidPlugin): Promise<void> {
+    const { id, manifest } = found;
     const o = this.options;
     record.status = "loading";
     delete record.error;
     this.changed();
-    const handle = createPluginContext({
-      pluginId: id,
-      llm: (assertActive) => o.llm.forPlugin(id, assertActive, (text) => o.redact(text, { force: true })),
-      state: new FilePluginState(o.home, id),
-      commands: o.commands,
-      hooks: o.hooks,
-      tools: o.tools,
-      hasCapability: (capability) =>
-        isCapabilityGranted(capability, manifest.capabilities, o.settings.document().plugins?.entries?.[id]),
-      redact: o.redact,
-      log: o.log,
-    });
-    record.handle = handle;
+    let file: string;
     try {
-      await loadPlugin({
-        dir: found.dir,
-        main: manifest.main,
-        ctx: handle.ctx,
-        clock: o.clock,
-        timeoutMs: o.registerTimeoutMs ?? REGISTER_TIMEOUT_MS,
+      file = unpackedPath(resolveMain(found.dir, manifest.main));
+    } catch (error) {
+      return this.fail(record, describe(error));
+    }
+    const running = {} as Running;
+    try {
+      running.session = await openPluginWorker(o, {
+        pluginId: id,
+        heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
+        mirror: this.mirrorFor(found),
+        session: () => running.session,
+        assertActive: () => {
+          if (record.running !== running) {
+            throw new PluginInactiveError(
+              `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
+            );
+          }
+        },
+        onEnd: (end) => this.onWorkerEnd(record, running, end),
       });
     } catch (error) {
-      // Disabled while loading (setEnabled unloaded it at once): the revoked ctx made register
-      // fail, which is no failure of the plugin; a re-enable queued meanwhile loads it afresh.
-      if (record.handle !== handle) return;
-      this.unload(record, "failed");
-      record.error = describe(error);
-      o.log.write("ERROR", "plugin_failed", { plugin: id, error: record.error });
-      this.changed();
-      return;
+      return this.fail(record, `The plugin host could not start: ${describe(error)}`);
     }
-    if (record.handle !== handle) return;
+    record.running = running;
+    try {
+      // The worker's own start-up is ours, not the plugin's: register's deadline starts after it.
+      await running.session.ready(WORKER_BOOT_TIMEOUT_MS);
+      await running.session.register(file, manifest.main, o.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
+    } catch (error) {
+      // Disabled while loading (setEnabled unloaded it at once): no failure of the plugin.
+      if (record.running !== running) return;
+      // The plugin host died under it (maybe another plugin's doing): try again, as after a crash.
+      if (running.end?.hostDied) return this.crashed(record, running.end);
+      return this.fail(record, describe(error));
+    }
+    if (record.running !== running) return;
     if (!this.wanted(id)) return this.unload(record, "disabled");
     record.status = "loaded";
+    record.runtime.state = "running";
+    running.session.startHeartbeat();
     o.log.write("INFO", "plugin_loaded", { plugin: id, version: manifest.version, source: found.source });
     this.changed();
   }
 
+  private fail(record: PluginRecord, reason: string): void {
+    this.unload(record, "failed");
+    record.error = reason;
+    this.options.log.write("ERROR", "plugin_failed", { plugin: record.found.id, error: reason });
+    this.changed();
+  }
+
+  /** A loaded plugin's worker ended on its own: crash accounting, then a restart or `stopped`. */
+  private onWorkerEnd(record: PluginRecord, running: Running, end: SessionEnd): void {
+    running.end = end;
+    if (record.running !== running || record.status !== "loaded") return; // on purpose, or register failed
+    this.crashed(record, end);
+  }
+
+  private crashed(record: PluginRecord, end: SessionEnd): void {
+    const id = record.found.id;
+    const o = this.options;
+    this.unload(record, "failed");
+    o.log.write("ERROR", "plugin_crashed", { plugin: id, reason: end.reason });
+    const decision = crashDecision(record, end, o.clock.now(), o.restartBackoffMs ?? 1_000);
+    if (decision.action === "stop") {
+      record.runtime.state = "stopped";
+      record.error = `Stopped after 3 crashes in 5 minutes (last: it ${end.reason}); press Restart to try again.`;
+      o.log.write("ERROR", "plugin_stopped", { plugin: id, reason: end.reason });
+      this.changed();
+      return;
+    }
+    record.runtime.state = end.unresponsive ? "not_responding" : "restarting";
+    this.changed();
+    record.restartTimer = o.clock.setTimeout(() => {
+      delete record.restartTimer;
+      if (record.runtime.state === "stopped" || this.closed) return;
+      record.runtime.state = "restarting";
+      record.runtime.restarts += 1;
+      void this.enqueue(record, () => this.settle(record, { retry: true }));
+    }, decision.delayMs);
+  }
+
   private unload(record: PluginRecord, status: "disabled" | "failed"): void {
     const id = record.found.id;
-    record.handle?.revoke();
-    delete record.handle;
+    const running = record.running;
+    delete record.running;
+    if (running) this.options.runtime.stop(id, status === "disabled" ? "was disabled" : "was stopped");
     this.options.commands.removePlugin(id);
     this.options.hooks.removePlugin(id);
     this.options.tools.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
-    if (status === "disabled") delete record.error;
+    if (status === "disabled") {
+      delete record.error;
+      if (record.restartTimer) this.options.clock.clearTimeout(record.restartTimer);
+      delete record.restartTimer;
+      if (record.runtime.state !== "stopped") record.runtime.state = "running";
+    }
     if (wasLoaded) this.options.log.write("INFO", "plugin_unloaded", { plugin: id });
     this.changed();
   }
@@ -274,28 +391,8 @@ export class PluginManager {
   }
 
   private view(record: PluginRecord): PluginView {
-    const { found } = record;
-    const entry = this.options.settings.document().plugins?.entries?.[found.id];
-    const manifest = found.kind === "valid" ? found.manifest : null;
-    const declared = manifest?.capabilities ?? [];
-    const { enabled, disabled } = this.options.settings.get().plugins;
-    return {
-      id: found.id,
-      name: manifest?.name ?? found.id,
-      version: manifest?.version ?? "",
-      description: manifest?.description ?? "",
-      enabled: enabled.includes(found.id) && !disabled.includes(found.id),
-      status: record.status,
-      ...(record.error !== undefined && { error: record.error }),
-      capabilities: declared.map((id) => ({ id, granted: isCapabilityGranted(id, declared, entry) })),
-      pendingCapabilities: pendingCapabilities(declared, entry),
-      pages: (manifest?.pages ?? []).map((page) => ({
-        id: page.id,
-        title: page.title,
-        url: `hermes-plugin://${found.id}/${page.entry}`,
-      })),
-      source: found.source,
-      warnings: [...found.warnings],
-    };
+    const entry = this.entry(record.found.id);
+    const runtime = runtimeView(record, this.options.budgets, entry, DEFAULT_HEAP_MB);
+    return pluginView(record.found, record.status, record.error, this.options.settings.get(), entry, runtime);
   }
 }

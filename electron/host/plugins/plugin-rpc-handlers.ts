@@ -5,7 +5,12 @@ import type { Handler } from "../rpc/router.js";
 import { PluginNotFoundError, type PluginManager } from "./plugin-manager.js";
 
 type PluginMethod =
-  "plugins.list" | "plugins.setEnabled" | "plugins.rescan" | "plugins.commands" | "plugins.openFolder";
+  | "plugins.list"
+  | "plugins.setEnabled"
+  | "plugins.restart"
+  | "plugins.rescan"
+  | "plugins.commands"
+  | "plugins.openFolder";
 
 /** Opens a folder in the OS file manager; the desktop shell passes Electron's `shell.openPath`. */
 export type OpenFolder = (path: string) => Promise<boolean>;
@@ -27,6 +32,10 @@ export function pluginHandlers(
     "plugins.setEnabled": async ({ id, enabled }) => {
       await manager.ready();
       return { plugin: await manager.setEnabled(id, enabled).catch(mapNotFound) };
+    },
+    "plugins.restart": async ({ id }) => {
+      await manager.ready();
+      return { plugin: await manager.restart(id).catch(mapNotFound) };
     },
     "plugins.rescan": async () => {
       await manager.ready();

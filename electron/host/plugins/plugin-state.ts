@@ -13,7 +13,7 @@ export function pluginDataDir(home: string, pluginId: string): string {
   return path.join(home, "plugin-data", pluginId);
 }
 
-function assertJson(value: unknown, key: string): void {
+export function assertJson(value: unknown, key: string): void {
   const refuse = (why: string): never => {
     throw new TypeError(
       `ctx.state.set("${key}") needs a JSON value (string, number, boolean, null, array, object): ${why}`,
@@ -57,11 +57,31 @@ export class FilePluginState implements PluginState {
     return values;
   }
 
-  #save(values: Record<string, JsonValue>): void {
+  #pending = false;
+
+  /**
+   * Writes on the next turn of the event loop, once for every change made until then: a worker
+   * that sets many keys in a row costs one write of the file, not one per key.
+   */
+  #save(): void {
+    if (this.#pending) return;
+    this.#pending = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes the current values now (atomically: a temp file, then rename). */
+  flush(): void {
+    if (!this.#pending) return;
+    this.#pending = false;
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, JSON.stringify(values, null, 2), { mode: 0o600 });
+    fs.writeFileSync(temp, JSON.stringify(this.#values ?? {}, null, 2), { mode: 0o600 });
     fs.renameSync(temp, this.file);
+  }
+
+  /** Every value, for the worker's mirror. */
+  snapshot(): Record<string, JsonValue> {
+    return structuredClone(this.#load());
   }
 
   get<T = JsonValue>(key: string): T | undefined {
@@ -74,18 +94,15 @@ export class FilePluginState implements PluginState {
   set(key: string, value: JsonValue): void {
     if (typeof key !== "string" || key === "") throw new TypeError("ctx.state keys are non-empty strings");
     assertJson(value, key);
-    const next = { ...this.#load(), [key]: structuredClone(value) };
-    this.#save(next);
-    this.#values = next;
+    this.#load()[key] = structuredClone(value);
+    this.#save();
   }
 
   delete(key: string): boolean {
     const values = this.#load();
     if (!Object.prototype.hasOwnProperty.call(values, key)) return false;
-    const next = { ...values };
-    delete next[key];
-    this.#save(next);
-    this.#values = next;
+    delete values[key];
+    this.#save();
     return true;
   }
 }

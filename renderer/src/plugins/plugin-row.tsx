@@ -7,6 +7,7 @@ import { Switch } from "../ui/switch.js";
 import { usePlugins } from "../stores/stores-context.js";
 import { selectCommandsOf } from "../stores/plugins-store.js";
 import { PluginCapabilities, PluginCommands } from "./plugin-details.js";
+import { PluginRuntime } from "./plugin-runtime.js";
 import { PluginStatusBadge } from "./plugin-status-badge.js";
 
 const sourceLabel = { bundled: "Bundled", user: "User" } as const;
@@ -53,7 +54,14 @@ export function PluginRow({ plugin }: { plugin: PluginView }) {
         <div className="plugin-row-notes">
           {plugin.status === "failed" ? (
             <InlineAlert>
-              <strong>Couldn't load this plugin.</strong> {plugin.error ?? "The host gave no reason."}
+              <strong>
+                {plugin.runtime?.state === "stopped"
+                  ? "Stopped after crashing 3 times in 5 minutes."
+                  : plugin.runtime && plugin.runtime.state !== "running"
+                    ? "Not running; it restarts on its own."
+                    : "Couldn't load this plugin."}
+              </strong>{" "}
+              {plugin.error ?? "The host gave no reason."}
             </InlineAlert>
           ) : null}
           {toggle?.kind === "failed" ? <InlineAlert>{toggle.message}</InlineAlert> : null}
@@ -69,6 +77,7 @@ export function PluginRow({ plugin }: { plugin: PluginView }) {
       <div className="plugin-row-details">
         <PluginCommands name={plugin.name} commands={commands} />
         <PluginCapabilities plugin={plugin} />
+        <PluginRuntime plugin={plugin} />
       </div>
     </li>
   );

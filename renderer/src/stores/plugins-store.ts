@@ -8,6 +8,7 @@ import type { PluginCommandView, PluginView } from "../../../electron/host/rpc/m
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
+import { createRuntimeSlice, type PluginRuntimeSlice } from "./plugin-runtime-slice.js";
 
 /** A toggle in flight (with the state the user asked for), or the reason the last one failed. */
 export type PluginToggle = { kind: "pending"; enabled: boolean } | { kind: "failed"; message: string };
@@ -42,7 +43,7 @@ export interface PluginFolderSlice {
   openFolder(): Promise<void>;
 }
 
-export type PluginsState = PluginListSlice & PluginToggleSlice & PluginFolderSlice;
+export type PluginsState = PluginListSlice & PluginToggleSlice & PluginFolderSlice & PluginRuntimeSlice;
 
 type Slice<T> = StateCreator<PluginsState, [], [], T>;
 
@@ -178,6 +179,7 @@ export function createPluginsStore(client: HermesClient): StoreApi<PluginsState>
     ...createListSlice(client, nextLoad)(...a),
     ...createToggleSlice(client, nextLoad)(...a),
     ...createFolderSlice(client, nextLoad)(...a),
+    ...createRuntimeSlice<PluginsState>(client)(...a),
   }));
 }
 

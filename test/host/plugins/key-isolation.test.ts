@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../support/temp-home.js";
 import { FAKE_KEY, OTHER_KEY, loadCtxPlugin, startRig, type Rig } from "./plugin-rig.js";
 
 const KEY_ENV = "HERMES_PLUGIN_TEST_KEY";
@@ -90,10 +91,11 @@ describe("a plugin never receives a key", () => {
   it("ctx.redact masks vault keys, honours security.redact_secrets, and force overrides it", async () => {
     const { ctx, manager } = await loadCtxPlugin(rig, "redactor");
     const text = `key ${OTHER_KEY} and Bearer abcdefghijklmnop1234`;
-    expect(ctx.redact(text)).not.toContain(OTHER_KEY);
+    expect(await ctx.redact(text)).not.toContain(OTHER_KEY);
     rig.settings.set("security.redact_secrets", false);
-    expect(ctx.redact(text)).toBe(text);
-    const forced = ctx.redact(text, { force: true });
+    await waitFor(async () => (await ctx.redact(text)) === text, 5000, "the mirror to follow");
+    expect(await ctx.redact(text)).toBe(text);
+    const forced = await ctx.redact(text, { force: true });
     expect(forced).not.toContain(OTHER_KEY);
     expect(forced).not.toContain("abcdefghijklmnop1234");
     rig.settings.set("security.redact_secrets", true);
@@ -111,15 +113,15 @@ describe("a plugin never receives a key", () => {
       url: "https://ana:hunter2-fake@example.invalid/path",
     };
     for (const [kind, secret] of Object.entries(secrets)) {
-      const masked = ctx.redact(`before ${secret} after`);
+      const masked = await ctx.redact(`before ${secret} after`);
       expect(masked, kind).toContain("before ");
       expect(masked, kind).toContain(" after");
       expect(masked, kind).not.toBe(`before ${secret} after`);
     }
-    expect(ctx.redact(secrets.url)).not.toContain("hunter2-fake");
-    expect(ctx.redact(secrets.pem)).not.toContain("MIIBfakefakefake");
-    expect(ctx.redact(secrets.bearer)).not.toContain("tok_0000000000000000fake");
-    expect(ctx.redact("nothing secret here")).toBe("nothing secret here");
+    expect(await ctx.redact(secrets.url)).not.toContain("hunter2-fake");
+    expect(await ctx.redact(secrets.pem)).not.toContain("MIIBfakefakefake");
+    expect(await ctx.redact(secrets.bearer)).not.toContain("tok_0000000000000000fake");
+    expect(await ctx.redact("nothing secret here")).toBe("nothing secret here");
     await manager.close();
   });
 });

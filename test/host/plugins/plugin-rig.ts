@@ -2,7 +2,6 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { PluginContext } from "../../../plugins/sdk/types.js";
 import { ManualClock, systemClock, type Clock } from "../../../electron/host/clock.js";
 import { SettingsStore } from "../../../electron/host/config/settings-store.js";
 import type { SettingsDocument } from "../../../electron/host/config/config-schema.js";
@@ -12,7 +11,12 @@ import { createAgentLog, type AgentLog } from "../../../electron/host/logging/ag
 import { CommandRegistry } from "../../../electron/host/plugins/command-registry.js";
 import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
 import { PluginLlmService } from "../../../electron/host/plugins/plugin-llm.js";
+import { PluginBudgets } from "../../../electron/host/plugins/plugin-budget.js";
 import { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
+import type { CallDeadlines } from "../../../electron/host/plugins/runtime/ctx-host.js";
+import { PluginRuntime } from "../../../electron/host/plugins/runtime/plugin-runtime.js";
+import { pluginRuntimePaths } from "../../../electron/host/plugins/runtime/runtime-paths.js";
+import type { HeartbeatOptions } from "../../../electron/host/plugins/runtime/worker-session.js";
 import { ToolRegistry } from "../../../electron/host/plugins/tool-registry.js";
 import { createRedactor } from "../../../electron/host/secrets/redaction.js";
 import { createKeytarVault, type Vault } from "../../../electron/host/secrets/vault.js";
@@ -43,9 +47,22 @@ export interface Rig {
   /** Sets `plugins.entries.<id>.llm` exactly as given (absent keys stay absent). */
   policy(pluginId: string, llm: Record<string, unknown> | undefined): void;
   requestCount(): number;
-  manager(options?: { bundledDir?: string | null; clock?: Clock; registerTimeoutMs?: number }): PluginManager;
+  manager(options?: ManagerOptions): PluginManager;
+  /** The plugin runtime of the last manager made. */
+  runtime(): PluginRuntime;
   userPlugins: string;
   dispose(): Promise<void>;
+}
+
+export interface ManagerOptions {
+  bundledDir?: string | null;
+  clock?: Clock;
+  registerTimeoutMs?: number;
+  heartbeat?: HeartbeatOptions;
+  restartBackoffMs?: number;
+  deadlines?: Partial<CallDeadlines>;
+  /** Budgets read this clock's local day (the manager's clock by default). */
+  budgetClock?: Clock;
 }
 
 export async function startRig(
@@ -77,16 +94,25 @@ export async function startRig(
   const log = createAgentLog(home, systemClock, (text) => redactor.redact(text, { force: true }));
   const engine = new ChatEngine(vault);
   const billed: Rig["billed"] = [];
+  const runtimes: PluginRuntime[] = [];
+  let budgets: PluginBudgets | null = null;
+  // The service reads the budgets of the last manager made (one manager per test).
+  const budgetProxy = {
+    check: (id: string) => budgets?.check(id),
+    spend: (id: string, tokens: number) => budgets?.spend(id, tokens),
+  };
   const llm = new PluginLlmService({
     settings,
     engine,
     log,
     billUsage: (sessionId, category, usage) => void billed.push({ sessionId, category, usage }),
+    budget: budgetProxy,
   });
   const commands = new CommandRegistry();
   const hooks = new HookRegistry(log, clock);
   const tools = new ToolRegistry();
   const managers: PluginManager[] = [];
+
   const userPlugins = path.join(home, "plugins");
   fs.mkdirSync(userPlugins, { recursive: true });
 
@@ -122,7 +148,19 @@ export async function startRig(
       });
     },
     requestCount: () => provider.requests.length + other.requests.length,
+    runtime: () => runtimes.at(-1)!,
     manager(opts = {}) {
+      const clock = opts.clock ?? systemClock;
+      budgets = new PluginBudgets(
+        opts.budgetClock ?? clock,
+        (id) => settings.document().plugins?.entries?.[id]?.limits?.daily_tokens,
+      );
+      const runtime = new PluginRuntime({
+        ...pluginRuntimePaths(home, opts.bundledDir ?? null),
+        clock,
+        ...(opts.heartbeat && { heartbeat: opts.heartbeat }),
+      });
+      runtimes.push(runtime);
       const manager = new PluginManager({
         home,
         bundledDir: opts.bundledDir ?? null,
@@ -131,16 +169,21 @@ export async function startRig(
         hooks,
         tools,
         llm,
+        budgets,
+        runtime,
         redact: redactor.redact,
         log,
-        clock: opts.clock ?? systemClock,
+        clock,
         ...(opts.registerTimeoutMs !== undefined && { registerTimeoutMs: opts.registerTimeoutMs }),
+        ...(opts.restartBackoffMs !== undefined && { restartBackoffMs: opts.restartBackoffMs }),
+        ...(opts.deadlines && { deadlines: opts.deadlines }),
       });
       managers.push(manager);
       return manager;
     },
     async dispose() {
       for (const manager of managers) await manager.close();
+      for (const runtime of runtimes) await runtime.close();
       for (const account of await vault.listAccounts().catch(() => [])) {
         const [id, profile] = account.split(":");
         await vault.deleteKey(id!, profile).catch(() => undefined);
@@ -180,28 +223,91 @@ export function enable(settings: SettingsStore, ...ids: string[]): void {
   });
 }
 
+/** A failure inside the plugin, as the driver reports it. */
+export interface DrivenError {
+  name: string;
+  message: string;
+  stack?: string;
+  reason?: string;
+}
+
 /**
- * A user plugin whose `register` only hands its ctx out, enabled and loaded by a fresh manager:
- * for tests that drive `ctx` the way a plugin would.
+ * The `ctx` of a plugin in its worker, driven from a test: the plugin registers one command that
+ * runs a named `ctx` member with the given arguments and answers `{ok, value}` or `{ok, error}`.
  */
+export interface DrivenCtx {
+  pluginId: string;
+  call(member: string, ...args: unknown[]): Promise<unknown>;
+  llm: {
+    complete(params: unknown): Promise<unknown>;
+    completeStructured(params: unknown): Promise<unknown>;
+  };
+  redact(text: string, options?: { force?: boolean }): Promise<string>;
+  hasCapability(id: string): Promise<boolean>;
+}
+
+export const driverPlugin = `
+const members = {
+  pluginId: (ctx) => ctx.pluginId,
+  "llm.complete": (ctx, p) => ctx.llm.complete(p),
+  "llm.completeStructured": (ctx, p) => ctx.llm.completeStructured(p),
+  redact: (ctx, text, options) => ctx.redact(text, options),
+  hasCapability: (ctx, id) => ctx.hasCapability(id),
+  env: () => ({ ...process.env }),
+  registerLate: (ctx) => {
+    ctx.registerCommand({ name: "late-cmd", argsHint: "<x>", handler: (raw) => "late:" + raw });
+    ctx.registerHook("on_session_start", () => undefined);
+    ctx.registerTool({ name: "late_tool", description: "t", parameters: { type: "object" }, handler: () => "ok" });
+  },
+};
+export function register(ctx) {
+  ctx.registerCommand({
+    name: "drive-" + ctx.pluginId,
+    handler: async (raw) => {
+      const { member, args } = JSON.parse(raw);
+      try {
+        return { ok: true, value: await members[member](ctx, ...args) };
+      } catch (error) {
+        return { ok: false, error: { name: error.name, message: error.message, stack: error.stack, reason: error.reason } };
+      }
+    },
+  });
+}`;
+
 export async function loadCtxPlugin(
   rig: Rig,
   id: string,
   manifest?: string,
-): Promise<{ ctx: PluginContext; manager: PluginManager }> {
-  const slot = `__ctx_${id.replace(/-/g, "_")}`;
-  writePlugin(
-    rig.userPlugins,
-    id,
-    { "index.js": `export function register(ctx) { globalThis.${slot} = ctx; }` },
-    manifest,
-  );
+  options: ManagerOptions = {},
+): Promise<{ ctx: DrivenCtx; manager: PluginManager }> {
+  writePlugin(rig.userPlugins, id, { "index.js": driverPlugin }, manifest);
   enable(rig.settings, id);
-  const manager = rig.manager();
+  const manager = rig.manager(options);
   await manager.start();
-  const ctx = (globalThis as Record<string, unknown>)[slot] as PluginContext | undefined;
-  if (!ctx)
+  if (manager.get(id).status !== "loaded")
     throw new Error(`The plugin ${id} did not load: ${manager.get(id).error ?? manager.get(id).status}`);
+  const call = async (member: string, ...args: unknown[]) => {
+    const command = rig.commands.get(`drive-${id}`);
+    if (!command) throw new Error(`The plugin ${id} is not loaded`);
+    const answer = (await command.handler(JSON.stringify({ member, args }), {
+      sessionId: "s",
+      gatewaySessionKey: "g",
+    })) as { ok: true; value: unknown } | { ok: false; error: DrivenError };
+    if (answer.ok) return answer.value;
+    const error = new Error(answer.error.message);
+    Object.assign(error, answer.error);
+    throw error;
+  };
+  const ctx: DrivenCtx = {
+    pluginId: (await call("pluginId")) as string,
+    call,
+    llm: {
+      complete: (params) => call("llm.complete", params),
+      completeStructured: (params) => call("llm.completeStructured", params),
+    },
+    redact: (text, opts) => call("redact", text, opts) as Promise<string>,
+    hasCapability: (capability) => call("hasCapability", capability) as Promise<boolean>,
+  };
   return { ctx, manager };
 }
 

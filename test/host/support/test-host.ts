@@ -1,6 +1,6 @@
 /** A real host on a temp home with the real keychain vault under a per-test service name. */
 import { randomUUID } from "node:crypto";
-import { createHost, type Host } from "../../../electron/host/host.js";
+import { createHost, type Host, type HostOptions } from "../../../electron/host/host.js";
 import { createKeytarVault, type Vault } from "../../../electron/host/secrets/vault.js";
 import { tempHome } from "./temp-home.js";
 
@@ -12,6 +12,7 @@ export interface TestHost {
   call(
     method: string,
     params?: unknown,
+    connectionId?: string,
   ): Promise<{ result?: unknown; error?: { message: string; data: { reason: string; key?: string } } }>;
   dispose(): Promise<void>;
 }
@@ -25,23 +26,27 @@ export function requireSecretService(): void {
 }
 
 export async function startTestHost(
-  opts: { home?: string; env?: Record<string, string | undefined> } = {},
+  opts: {
+    home?: string;
+    env?: Record<string, string | undefined>;
+    host?: Partial<Omit<HostOptions, "home" | "vault">>;
+  } = {},
 ): Promise<TestHost> {
   const temp = opts.home ? null : tempHome();
   const home = opts.home ?? temp!.dir;
   const service = `hermes-desktop-test-${randomUUID()}`;
   const vault = createKeytarVault({ service, env: opts.env ?? {} });
-  const host = createHost({ home, vault, mode: "web", version: "0.0.0-test" });
+  const host = createHost({ home, vault, mode: "web", version: "0.0.0-test", ...opts.host });
   let seq = 0;
   return {
     host,
     vault,
     home,
     service,
-    async call(method, params = {}) {
+    async call(method, params = {}, connectionId = "test") {
       const response = await host.router.handle(
         { jsonrpc: "2.0", id: ++seq, method, params },
-        { connectionId: "test" },
+        { connectionId },
       );
       return response as never;
     },

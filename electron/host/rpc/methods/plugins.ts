@@ -18,6 +18,28 @@ export interface PluginView {
   source: "bundled" | "user";
   /** Manifest warnings (unknown keys, dropped capabilities) and id collisions. */
   warnings: string[];
+  /** Present once the plugin was started (status loading, loaded, or failed after running). */
+  runtime?: PluginRuntimeView;
+}
+
+/** How a plugin's worker is doing (SPEC §5.4). */
+export type PluginRuntimeState = "running" | "not_responding" | "restarting" | "stopped";
+
+export interface PluginRuntimeView {
+  state: PluginRuntimeState;
+  /** Restarts after a crash since the app started (or since the last `plugins.restart`). */
+  restarts: number;
+  /** The last crash's reason in plain words, with its time. */
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** The worker's heap in use, from its last heartbeat. */
+  memoryMb: number | null;
+  /** Model tokens (input and output) spent since local midnight. */
+  tokensToday: number;
+  /** Calls into the plugin (commands, hooks, tools) since local midnight. */
+  callsToday: number;
+  /** The limits in force (`plugins.entries.<id>.limits`). */
+  limits: { dailyTokens: number | null; heapMb: number };
 }
 
 /** A plugin slash command, for the composer's autocomplete. */
@@ -37,6 +59,12 @@ export const pluginMethods = {
     additionalProperties: false,
     required: ["id", "enabled"],
     properties: { id: pluginId, enabled: { type: "boolean" } },
+  }),
+  "plugins.restart": method<{ id: string }, { plugin: PluginView }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["id"],
+    properties: { id: pluginId },
   }),
   "plugins.rescan": method<EmptyParams, { plugins: PluginView[] }>(noParams),
   "plugins.commands": method<EmptyParams, { commands: PluginCommandView[] }>(noParams),

@@ -1,0 +1,134 @@
+/**
+ * The plugin boundary, written once (SPEC §5.4). Two tables name every call that crosses it:
+ * `CtxCalls` (a plugin's worker asks the host: `ctx.llm`, state writes, logs, `register*`) and
+ * `PluginCalls` (the host asks a worker: run register, invoke a handler, answer a heartbeat).
+ * The worker's `ctx` and the host's handlers are both typed from these tables, so a new `ctx`
+ * member is one entry here, one handler in `ctx-host.ts` and one member in `worker-ctx.ts`;
+ * the compiler refuses a host that forgets its half.
+ *
+ * Everything that crosses is structured-cloned (worker messages, the plugin host's IPC channel in
+ * `advanced` serialization): functions never cross, a handler is an id the worker keeps.
+ */
+import type {
+  CompleteParams,
+  CompleteResult,
+  CompleteStructuredParams,
+  HookName,
+  JsonValue,
+  LogFields,
+  StructuredResult,
+} from "../../../../plugins/sdk/types.js";
+
+interface Call<P, R> {
+  params: P;
+  result: R;
+}
+
+/** Worker → host: the members of `ctx` that need the host. */
+export interface CtxCalls {
+  /** The worker booted and can take `register` (its own start-up does not count against register's 10 s). */
+  ready: Call<Record<string, never>, null>;
+  "llm.complete": Call<CompleteParams, CompleteResult>;
+  "llm.completeStructured": Call<CompleteStructuredParams, StructuredResult>;
+  "state.set": Call<{ key: string; value: JsonValue }, null>;
+  "state.delete": Call<{ key: string }, boolean>;
+  log: Call<{ level: "INFO" | "WARN" | "ERROR"; message: string; fields: LogFields }, null>;
+  registerCommand: Call<{ name: string; description: string; argsHint: string; handlerId: string }, null>;
+  registerHook: Call<{ name: HookName; handlerId: string }, null>;
+  registerTool: Call<
+    {
+      name: string;
+      toolset: string;
+      description: string;
+      parameters: Record<string, unknown>;
+      handlerId: string;
+    },
+    null
+  >;
+  // Later members (registerAuxiliaryTask, sideQuestion, forkSession, registerRpc, emitToSession,
+  // injectMessage, registerIdleTask) each add one entry here.
+}
+
+/** Host → worker. */
+export interface PluginCalls {
+  /** Imports the plugin's main module and runs `register(ctx)`. */
+  register: Call<{ file: string; main: string }, null>;
+  /** Runs a handler the plugin registered (command, hook, tool, …) with its arguments. */
+  invoke: Call<{ handlerId: string; args: unknown[] }, unknown>;
+  /** The heartbeat; the answer carries the worker's heap in use. */
+  ping: Call<Record<string, never>, { heapUsedMb: number }>;
+}
+
+export type CtxMethod = keyof CtxCalls;
+export type PluginMethod = keyof PluginCalls;
+
+/** What the worker's synchronous members read, kept current by the host (SPEC §5.4). */
+export interface Mirror {
+  /** Every capability id the host knows, granted or not. */
+  capabilities: Record<string, boolean>;
+  /** `security.redact_secrets`. */
+  redactSecrets: boolean;
+}
+
+export interface WorkerInit {
+  pluginId: string;
+  state: Record<string, JsonValue>;
+  mirror: Mirror;
+}
+
+/** An error as it crosses: its name (plugins branch on it), message, and the reason if any. */
+export interface WireError {
+  name: string;
+  message: string;
+  reason?: string;
+  /** PluginLlmSchemaError carries the parsed reply and its text. */
+  parsed?: unknown;
+  text?: string;
+}
+
+/** One frame on a plugin's channel, either direction. */
+export type Frame =
+  | { kind: "call"; id: number; method: string; params: unknown }
+  | { kind: "result"; id: number; ok: true; value: unknown }
+  | { kind: "result"; id: number; ok: false; error: WireError }
+  | { kind: "mirror"; mirror: Partial<Mirror> };
+
+/** Host → plugin host process. */
+export type ToPluginHost =
+  | { kind: "start"; pluginId: string; heapMb: number; init: WorkerInit }
+  | { kind: "stop"; pluginId: string }
+  | { kind: "frame"; pluginId: string; frame: Frame };
+
+/** Plugin host process → host. */
+export type FromPluginHost =
+  | { kind: "ready" }
+  | { kind: "frame"; pluginId: string; frame: Frame }
+  | { kind: "exited"; pluginId: string; reason: string };
+
+export function toWireError(error: unknown): WireError {
+  if (!(error instanceof Error)) return { name: "Error", message: String(error) };
+  const wire: WireError = { name: error.name, message: error.message };
+  const extra = error as Error & { reason?: unknown; parsed?: unknown; text?: unknown };
+  if (typeof extra.reason === "string") wire.reason = extra.reason;
+  if (extra.parsed !== undefined) wire.parsed = cloneable(extra.parsed);
+  if (typeof extra.text === "string") wire.text = extra.text;
+  return wire;
+}
+
+/** An Error carrying the wire error's name, reason and extras, for code that branches on them. */
+export function fromWireError(wire: WireError): Error {
+  const error = new Error(String(wire.message));
+  Object.defineProperty(error, "name", { value: String(wire.name), enumerable: false });
+  if (wire.reason !== undefined) Object.assign(error, { reason: wire.reason });
+  if (wire.parsed !== undefined) Object.assign(error, { parsed: wire.parsed });
+  if (wire.text !== undefined) Object.assign(error, { text: wire.text });
+  return error;
+}
+
+function cloneable(value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The host's half of one plugin's `ctx`: one handler per entry of `CtxCalls` (the compiler
+ * checks none is missing). Handlers a worker registers become proxies in the host's registries:
+ * calling one invokes the worker with the call's deadline (SPEC §5.4: hooks 30 s, commands and
+ * tools 120 s); a throw in the plugin comes back as a PluginHandlerError naming it.
+ */
+import { Ajv } from "ajv";
+import type { LogFields, PluginLlm } from "../../../../plugins/sdk/types.js";
+import type { AgentLog } from "../../logging/agent-log.js";
+import type { CommandRegistry } from "../command-registry.js";
+import type { HookRegistry } from "../hook-registry.js";
+import { isHookName } from "../hook-types.js";
+import type { FilePluginState } from "../plugin-state.js";
+import type { ToolRegistry } from "../tool-registry.js";
+import type { CtxCalls } from "./boundary.js";
+import type { HandlerTable } from "./endpoint.js";
+import type { WorkerSession } from "./worker-session.js";
+
+export type CallDeadlines = Record<"hook" | "command" | "tool" | "rpc", number>;
+
+export const CALL_DEADLINES_MS: CallDeadlines = {
+  hook: 30_000,
+  command: 120_000,
+  tool: 120_000,
+  rpc: 60_000,
+};
+
+/** A plugin's command or tool handler failed; the message names the plugin and the handler. */
+export class PluginHandlerError extends Error {
+  override readonly name = "PluginHandlerError";
+  constructor(
+    message: string,
+    readonly pluginId: string,
+    /** `plugin_timeout` or `plugin_unresponsive` when the plugin did not answer. */
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
+
+export class PluginRegistrationError extends Error {
+  override readonly name = "PluginRegistrationError";
+}
+
+export interface CtxHostDeps {
+  pluginId: string;
+  llm: PluginLlm;
+  state: FilePluginState;
+  commands: CommandRegistry;
+  hooks: HookRegistry;
+  tools: ToolRegistry;
+  log: AgentLog;
+  /** The plugin's live worker session. */
+  session(): WorkerSession;
+  deadlines?: Partial<CallDeadlines>;
+  /** The worker said it booted. */
+  onReady(): void;
+  /** Counts calls into the plugin (Settings → Plugins shows calls today). */
+  onCall?(): void;
+  /** Masks secrets (with the vault's keys, which the worker never has) in text a plugin returns. */
+  redact?(text: string): string;
+  /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
+  assertActive(): void;
+}
+
+const schemaChecker = new Ajv({ strict: false });
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function logFields(fields: unknown): Record<string, string | number | boolean | null> {
+  const out: Record<string, string | number | boolean | null> = {};
+  if (!fields || typeof fields !== "object") return out;
+  for (const [key, value] of Object.entries(fields as LogFields)) {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key) || key === "plugin" || key === "message") continue;
+    out[key] =
+      value === null || typeof value === "number" || typeof value === "boolean" ? value : String(value);
+  }
+  return out;
+}
+
+export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
+  const { pluginId } = deps;
+  const deadline = { ...CALL_DEADLINES_MS, ...deps.deadlines };
+
+  /** A registry entry's handler: a call into the worker, errors named after the plugin. */
+  const proxy =
+    (handlerId: string, what: string, logEvent: string, deadlineMs: number) =>
+    async (...args: unknown[]): Promise<unknown> => {
+      deps.onCall?.();
+      try {
+        const value = await deps.session().invoke(handlerId, structuredClone(args), deadlineMs, what);
+        return typeof value === "string" && deps.redact ? deps.redact(value) : value;
+      } catch (error) {
+        const reason = (error as { reason?: unknown }).reason;
+        deps.log.write("ERROR", logEvent, { plugin: pluginId, name: what, error: describe(error) });
+        throw new PluginHandlerError(
+          `${what} (plugin '${pluginId}') failed: ${describe(error)}`,
+          pluginId,
+          typeof reason === "string" ? reason : undefined,
+        );
+      }
+    };
+
+  return {
+    ready: () => {
+      deps.onReady();
+      return null;
+    },
+    "llm.complete": (params) => deps.llm.complete(params),
+    "llm.completeStructured": (params) => deps.llm.completeStructured(params),
+    "state.set": ({ key, value }) => {
+      deps.assertActive();
+      deps.state.set(key, value);
+      return null;
+    },
+    "state.delete": ({ key }) => {
+      deps.assertActive();
+      return deps.state.delete(key);
+    },
+    log: ({ level, message, fields }) => {
+      const known = level === "INFO" || level === "WARN" || level === "ERROR" ? level : "INFO";
+      deps.log.write(known, "plugin_log", {
+        plugin: pluginId,
+        message: String(message),
+        ...logFields(fields),
+      });
+      return null;
+    },
+    registerCommand: ({ name, description, argsHint, handlerId }) => {
+      deps.assertActive();
+      deps.commands.register({
+        pluginId,
+        name: String(name),
+        description: String(description),
+        argsHint: String(argsHint),
+        handler: proxy(handlerId, `/${name}`, "plugin_command_error", deadline.command),
+      });
+      return null;
+    },
+    registerHook: ({ name, handlerId }) => {
+      deps.assertActive();
+      if (!isHookName(name)) throw new PluginRegistrationError(`Unknown hook "${String(name)}".`);
+      // The registry logs and skips a throw or a timeout (SPEC §5.3); it gets the raw failure.
+      const invoke = proxyRaw(deps, handlerId, `hook ${name}`, deadline.hook);
+      deps.hooks.register(pluginId, name, invoke as never);
+      return null;
+    },
+    registerTool: ({ name, toolset, description, parameters, handlerId }) => {
+      deps.assertActive();
+      try {
+        schemaChecker.compile(parameters);
+      } catch (error) {
+        throw new PluginRegistrationError(
+          `registerTool("${name}"): parameters is not a valid JSON Schema (${describe(error)}).`,
+        );
+      }
+      deps.tools.register({
+        pluginId,
+        name: String(name),
+        toolset: String(toolset),
+        description: String(description),
+        parameters,
+        handler: proxy(handlerId, `tool ${name}`, "plugin_tool_error", deadline.tool),
+      });
+      return null;
+    },
+  };
+}
+
+function proxyRaw(deps: CtxHostDeps, handlerId: string, what: string, deadlineMs: number) {
+  return (payload: unknown): Promise<unknown> => {
+    deps.onCall?.();
+    return deps.session().invoke(handlerId, [payload], deadlineMs, what);
+  };
+}

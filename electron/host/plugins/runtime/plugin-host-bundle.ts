@@ -1,0 +1,68 @@
+/**
+ * Where the plugin host's code is. The app's build puts `plugin-host.js` and `plugin-worker.js`
+ * next to the bundled host (`out/app/`, see scripts/build-bundles.mjs). Running from the sources
+ * (tests, tsx) there is no bundle, so one is built once per source state into the temp folder with
+ * esbuild (a dev dependency, present wherever the sources are).
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { unpackedPath } from "./runtime-paths.js";
+
+export interface PluginHostBundle {
+  /** The plugin host's entry module. */
+  entry: string;
+  /** The folder holding the entry, the worker and their chunks: the plugin host may read it. */
+  dir: string;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let built: Promise<PluginHostBundle> | null = null;
+
+const isBundle = (dir: string) =>
+  fs.existsSync(path.join(dir, "plugin-host.js")) && fs.existsSync(path.join(dir, "plugin-worker.js"));
+
+export function locatePluginHostBundle(): Promise<PluginHostBundle> {
+  // Bundled host: next to this module. tsc's out/electron/host/…: the build's out/app beside it.
+  const besideTsc = path.resolve(here, "..", "..", "..", "..", "app");
+  for (const dir of [here, besideTsc]) {
+    if (isBundle(dir)) {
+      const real = unpackedPath(dir);
+      return Promise.resolve({ entry: path.join(real, "plugin-host.js"), dir: real });
+    }
+  }
+  built ??= buildFromSources();
+  return built;
+}
+
+async function buildFromSources(): Promise<PluginHostBundle> {
+  const sources = [path.join(here, "plugin-host-main.ts"), path.join(here, "plugin-worker-main.ts")];
+  const hash = createHash("sha256");
+  for (const file of fs.readdirSync(path.join(here, "..", ".."), { recursive: true })) {
+    const full = path.join(here, "..", "..", String(file));
+    if (full.endsWith(".ts")) hash.update(full).update(String(fs.statSync(full).mtimeMs));
+  }
+  const dir = path.join(os.tmpdir(), `hermes-plugin-host-${hash.digest("hex").slice(0, 16)}`);
+  const entry = path.join(dir, "plugin-host.js");
+  if (!fs.existsSync(path.join(dir, "plugin-worker.js"))) {
+    const esbuild = await import("esbuild");
+    const staging = `${dir}.${process.pid}.tmp`;
+    await esbuild.build({
+      entryPoints: { "plugin-host": sources[0]!, "plugin-worker": sources[1]! },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      outdir: staging,
+      logLevel: "error",
+    });
+    try {
+      fs.renameSync(staging, dir);
+    } catch {
+      fs.rmSync(staging, { recursive: true, force: true }); // another process built it first
+    }
+  }
+  return { entry, dir };
+}

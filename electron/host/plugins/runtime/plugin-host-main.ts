@@ -1,0 +1,66 @@
+/**
+ * The plugin host process (SPEC §5.4): started by the host under Node's permission model, it runs
+ * one worker per plugin and relays frames between the host and each worker. It holds no plugin
+ * state of its own; when it dies the host starts another and every plugin registers again.
+ */
+import { Worker } from "node:worker_threads";
+import type { Frame, FromPluginHost, ToPluginHost } from "./boundary.js";
+
+const workerFile = new URL("./plugin-worker.js", import.meta.url);
+const workers = new Map<string, Worker>();
+
+const send = (message: FromPluginHost): void => {
+  if (process.connected) process.send?.(message);
+};
+
+function describeExit(code: number, error: (Error & { code?: string }) | null, heapMb: number): string {
+  if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") return `ran out of memory (heap cap ${heapMb} MB)`;
+  if (error) return `crashed: ${error.message}`;
+  return `exited with code ${code}`;
+}
+
+function start(pluginId: string, heapMb: number, init: unknown): void {
+  workers
+    .get(pluginId)
+    ?.terminate()
+    .catch(() => undefined);
+  const worker = new Worker(workerFile, {
+    workerData: init,
+    env: {},
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    stdout: false,
+    stderr: false,
+  });
+  workers.set(pluginId, worker);
+  let failure: (Error & { code?: string }) | null = null;
+  worker.on("message", (frame: Frame) => send({ kind: "frame", pluginId, frame }));
+  worker.on("error", (error) => {
+    failure = error;
+  });
+  worker.on("exit", (code) => {
+    if (workers.get(pluginId) !== worker) return; // replaced or stopped on purpose
+    workers.delete(pluginId);
+    send({ kind: "exited", pluginId, reason: describeExit(code, failure, heapMb) });
+  });
+}
+
+process.on("message", (message: ToPluginHost) => {
+  switch (message.kind) {
+    case "start":
+      start(message.pluginId, message.heapMb, message.init);
+      return;
+    case "stop": {
+      const worker = workers.get(message.pluginId);
+      workers.delete(message.pluginId);
+      void worker?.terminate().catch(() => undefined);
+      return;
+    }
+    case "frame":
+      workers.get(message.pluginId)?.postMessage(message.frame);
+      return;
+  }
+});
+
+// Without the host there is nothing to serve.
+process.on("disconnect", () => process.exit(0));
+send({ kind: "ready" });

@@ -1,0 +1,79 @@
+/**
+ * The entry of one plugin's worker inside the plugin host (SPEC §5.4). It holds the plugin's
+ * `ctx`, imports the plugin's module when the host says `register`, and runs the handlers the host
+ * invokes. What it needs of the worker's globals is taken before any plugin code runs, so a plugin
+ * that replaces `JSON`, `Array.prototype.map` or `fetch` only changes its own worker.
+ */
+import { getHeapStatistics } from "node:v8";
+import { parentPort, workerData } from "node:worker_threads";
+import { pathToFileURL } from "node:url";
+import type { RegisterFn } from "../../../../plugins/sdk/types.js";
+import type { CtxCalls, Frame, PluginCalls, WorkerInit } from "./boundary.js";
+import { Endpoint } from "./endpoint.js";
+import { createWorkerCtx } from "./worker-ctx.js";
+
+class PluginLoadError extends Error {
+  override readonly name = "PluginLoadError";
+}
+
+const port = parentPort;
+if (!port) throw new Error("plugin-worker-main runs only as a worker");
+const post = port.postMessage.bind(port);
+const init = workerData as WorkerInit;
+const MB = 1024 * 1024;
+
+// A plugin may end its own worker (process.exit), never signal a process: not the host (its
+// parent), not the plugin host it shares with every other plugin.
+const refuseSignals = (): never => {
+  throw new Error("Plugins cannot send signals to processes.");
+};
+for (const name of ["kill", "_kill"] as const) {
+  Object.defineProperty(process, name, { value: refuseSignals, writable: false, configurable: false });
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function pickRegister(mod: Record<string, unknown>, main: string): RegisterFn {
+  if (typeof mod.register === "function") return mod.register as RegisterFn;
+  const fallback = mod.default;
+  if (typeof fallback === "function") return fallback as RegisterFn;
+  const nested = (fallback as { register?: unknown } | null | undefined)?.register;
+  if (typeof nested === "function") return nested as RegisterFn;
+  throw new PluginLoadError(`${main} exports no register function; export "register" (named or default).`);
+}
+
+const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginCalls>(
+  (frame) => post(frame),
+  {
+    register: async ({ file, main }) => {
+      let mod: Record<string, unknown>;
+      try {
+        mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      } catch (error) {
+        throw new PluginLoadError(`Loading ${main} failed: ${describe(error)}`);
+      }
+      const register = pickRegister(mod, main);
+      try {
+        await register(worker.ctx);
+        await worker.registrationsSettled();
+      } catch (error) {
+        throw new PluginLoadError(`register() failed: ${describe(error)}`);
+      }
+      return null;
+    },
+    invoke: async ({ handlerId, args }) => {
+      const handler = worker.handlers.get(handlerId);
+      if (!handler) throw new Error(`No handler ${handlerId} in this plugin.`);
+      return await handler(...args);
+    },
+    ping: () => ({ heapUsedMb: getHeapStatistics().used_heap_size / MB }),
+  },
+  { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+);
+const worker = createWorkerCtx(init, endpoint);
+
+port.on("message", (frame: Frame) => {
+  if (frame.kind === "mirror") Object.assign(worker.mirror, frame.mirror);
+  else endpoint.receive(frame);
+});
+void endpoint.call("ready", {}).catch(() => undefined);

@@ -1,0 +1,175 @@
+/**
+ * A plugin's `ctx` inside its worker (SPEC §5.2, §5.4): the same API as ever. `pluginId`,
+ * `state.get/set/delete`, `hasCapability`, `redact` and `log` answer synchronously from mirrors
+ * the host keeps current (state writes are sent on; the host writes the file atomically);
+ * everything else is a call across the boundary. Registrations made while `register` runs are
+ * awaited before it counts as finished, so a refused one (a taken command name) fails the load.
+ */
+import type {
+  CommandSpec,
+  CompleteParams,
+  CompleteStructuredParams,
+  HookHandler,
+  HookName,
+  JsonValue,
+  LogFields,
+  PluginContext,
+  PluginLog,
+  PluginState,
+  ToolSpec,
+} from "../../../../plugins/sdk/types.js";
+import { createRedactor } from "../../secrets/redaction.js";
+import { hookNames, isHookName } from "../hook-types.js";
+import { assertJson } from "../plugin-state.js";
+import type { CtxCalls, Mirror, PluginCalls, WorkerInit } from "./boundary.js";
+import type { Endpoint } from "./endpoint.js";
+
+export class PluginRegistrationError extends Error {
+  override readonly name = "PluginRegistrationError";
+}
+
+type AnyHandler = (...args: unknown[]) => unknown;
+
+export interface WorkerCtx {
+  ctx: PluginContext;
+  mirror: Mirror;
+  /** Handlers by id, for `invoke`. */
+  handlers: Map<string, AnyHandler>;
+  /** Resolves when every registration sent so far was accepted; rejects with the first refusal. */
+  registrationsSettled(): Promise<void>;
+}
+
+const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, PluginCalls>): WorkerCtx {
+  const mirror: Mirror = { ...init.mirror };
+  const values: Record<string, JsonValue> = { ...init.state };
+  const handlers = new Map<string, AnyHandler>();
+  let nextHandler = 0;
+  let inFlight: Promise<unknown>[] = [];
+  const redactor = createRedactor({ knownKeys: () => [], enabled: () => mirror.redactSecrets });
+
+  /** Sends a write or registration; a refusal after `register` finished is logged, never lost. */
+  const send = <K extends keyof CtxCalls & string>(method: K, params: CtxCalls[K]["params"]) => {
+    const call = endpoint.call(method, params);
+    inFlight.push(call);
+    call.catch((error: unknown) => {
+      if (method === "log") return;
+      void endpoint
+        .call("log", {
+          level: "ERROR",
+          message: `${method} refused: ${error instanceof Error ? error.message : String(error)}`,
+          fields: {},
+        })
+        .catch(() => undefined);
+    });
+  };
+  const keep = (kind: string, fn: AnyHandler, self: unknown): string => {
+    const id = `${kind}:${++nextHandler}`;
+    handlers.set(id, (...args) => fn.apply(self, args));
+    return id;
+  };
+
+  const registerCommand = (spec: CommandSpec): void => {
+    if (!spec || typeof spec.name !== "string" || typeof spec.handler !== "function") {
+      throw new PluginRegistrationError("registerCommand needs {name, handler(rawArgs, context)}.");
+    }
+    send("registerCommand", {
+      name: spec.name,
+      description: typeof spec.description === "string" ? spec.description : "",
+      argsHint: typeof spec.argsHint === "string" ? spec.argsHint : "",
+      handlerId: keep("command", spec.handler as AnyHandler, spec),
+    });
+  };
+
+  const registerHook = <H extends HookName>(name: H, fn: HookHandler<H>): void => {
+    if (typeof name !== "string" || !isHookName(name)) {
+      throw new PluginRegistrationError(
+        `Unknown hook "${String(name)}"; use one of: ${hookNames.join(", ")}.`,
+      );
+    }
+    if (typeof fn !== "function")
+      throw new PluginRegistrationError(`registerHook("${name}") needs a function.`);
+    send("registerHook", { name, handlerId: keep("hook", fn as AnyHandler, undefined) });
+  };
+
+  const registerTool = (spec: ToolSpec): void => {
+    if (!spec || typeof spec.name !== "string" || !toolNamePattern.test(spec.name)) {
+      throw new PluginRegistrationError("registerTool needs a name of 1 to 64 letters, digits, _ or -.");
+    }
+    if (typeof spec.handler !== "function") {
+      throw new PluginRegistrationError(`registerTool("${spec.name}") needs handler(args, context).`);
+    }
+    const parameters = spec.parameters as unknown;
+    if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
+      throw new PluginRegistrationError(
+        `registerTool("${spec.name}"): parameters must be a JSON Schema object.`,
+      );
+    }
+    send("registerTool", {
+      name: spec.name,
+      toolset: typeof spec.toolset === "string" && spec.toolset ? spec.toolset : init.pluginId,
+      description: typeof spec.description === "string" ? spec.description : "",
+      parameters: structuredClone(parameters as Record<string, unknown>),
+      handlerId: keep("tool", spec.handler as AnyHandler, spec),
+    });
+  };
+
+  const logAt =
+    (level: "INFO" | "WARN" | "ERROR") =>
+    (message: string, fields?: LogFields): void => {
+      let plain: LogFields;
+      try {
+        plain = structuredClone(fields && typeof fields === "object" ? fields : {});
+      } catch {
+        plain = {};
+      }
+      send("log", { level, message: String(message), fields: plain });
+    };
+  const log: PluginLog = Object.freeze({ info: logAt("INFO"), warn: logAt("WARN"), error: logAt("ERROR") });
+
+  const state: PluginState = Object.freeze({
+    get: <T>(key: string) =>
+      Object.prototype.hasOwnProperty.call(values, key) ? (structuredClone(values[key]) as T) : undefined,
+    set: (key: string, value: JsonValue) => {
+      if (typeof key !== "string" || key === "") throw new TypeError("ctx.state keys are non-empty strings");
+      assertJson(value, key);
+      values[key] = structuredClone(value);
+      send("state.set", { key, value });
+    },
+    delete: (key: string) => {
+      if (!Object.prototype.hasOwnProperty.call(values, key)) return false;
+      delete values[key];
+      send("state.delete", { key });
+      return true;
+    },
+  });
+
+  const ctx: PluginContext = Object.freeze({
+    pluginId: init.pluginId,
+    llm: Object.freeze({
+      complete: (params: CompleteParams) => endpoint.call("llm.complete", params),
+      completeStructured: (params: CompleteStructuredParams) =>
+        endpoint.call("llm.completeStructured", params),
+    }),
+    state,
+    registerCommand,
+    registerHook,
+    registerTool,
+    hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
+    redact: (text: string, options?: { force?: boolean }) =>
+      redactor.redact(String(text), { force: options?.force === true }),
+    log,
+  });
+
+  return {
+    ctx,
+    mirror,
+    handlers,
+    async registrationsSettled() {
+      const calls = inFlight;
+      inFlight = [];
+      await Promise.all(calls);
+    },
+  };
+}

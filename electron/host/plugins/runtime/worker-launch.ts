@@ -1,0 +1,85 @@
+/**
+ * Starts one plugin's worker with the host's half of its `ctx` wired to the host's services: its
+ * state file, its `ctx.llm` (behind the trust gate and budget), the registries its handlers go
+ * into as proxies, and the mirrors its synchronous members read.
+ */
+import type { PluginEntryDocument } from "../../config/config-schema.js";
+import type { AgentLog } from "../../logging/agent-log.js";
+import type { Redact } from "../../secrets/redaction.js";
+import { CAPABILITY_IDS, isCapabilityGranted } from "../capabilities.js";
+import type { CommandRegistry } from "../command-registry.js";
+import type { DiscoveredPlugin } from "../discovery.js";
+import type { HookRegistry } from "../hook-registry.js";
+import type { PluginBudgets } from "../plugin-budget.js";
+import type { PluginLlmService } from "../plugin-llm.js";
+import { FilePluginState } from "../plugin-state.js";
+import type { ToolRegistry } from "../tool-registry.js";
+import type { Mirror } from "./boundary.js";
+import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
+import type { PluginRuntime } from "./plugin-runtime.js";
+import type { SessionEnd, WorkerSession } from "./worker-session.js";
+
+export interface WorkerServices {
+  home: string;
+  runtime: PluginRuntime;
+  llm: PluginLlmService;
+  budgets: PluginBudgets;
+  commands: CommandRegistry;
+  hooks: HookRegistry;
+  tools: ToolRegistry;
+  redact: Redact;
+  log: AgentLog;
+  deadlines?: Partial<CallDeadlines>;
+}
+
+export interface WorkerRequest {
+  pluginId: string;
+  heapMb: number;
+  mirror: Mirror;
+  /** The session this worker gets (known once `open` returned). */
+  session(): WorkerSession;
+  /** Throws once the plugin was disabled or restarted. */
+  assertActive(): void;
+  onEnd(end: SessionEnd): void;
+}
+
+/** What the worker's synchronous `hasCapability` and `redact` read. */
+export function mirrorFor(
+  found: Extract<DiscoveredPlugin, { kind: "valid" }>,
+  entry: PluginEntryDocument | undefined,
+  redactSecrets: boolean,
+): Mirror {
+  const declared = found.manifest.capabilities;
+  return {
+    capabilities: Object.fromEntries(
+      CAPABILITY_IDS.map((id) => [id, isCapabilityGranted(id, declared, entry)]),
+    ),
+    redactSecrets,
+  };
+}
+
+export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Promise<WorkerSession> {
+  const { pluginId } = request;
+  const state = new FilePluginState(o.home, pluginId);
+  return o.runtime.open({
+    pluginId,
+    heapMb: request.heapMb,
+    init: { pluginId, state: state.snapshot(), mirror: request.mirror },
+    handlers: createCtxHost({
+      pluginId,
+      llm: o.llm.forPlugin(pluginId, request.assertActive, (text) => o.redact(text, { force: true })),
+      state,
+      commands: o.commands,
+      hooks: o.hooks,
+      tools: o.tools,
+      log: o.log,
+      session: request.session,
+      ...(o.deadlines && { deadlines: o.deadlines }),
+      onReady: () => request.session().markReady(),
+      onCall: () => o.budgets.countCall(pluginId),
+      redact: (text) => o.redact(text),
+      assertActive: request.assertActive,
+    }),
+    onEnd: request.onEnd,
+  });
+}

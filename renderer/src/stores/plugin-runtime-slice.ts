@@ -1,0 +1,66 @@
+/**
+ * The Plugins page's runtime intents (SPEC §5.4): restart a plugin (the way out of "stopped") and
+ * set its limits (`plugins.entries.<id>.limits`). Each shows its outcome on the plugin's row.
+ */
+import type { StateCreator } from "zustand/vanilla";
+import type { PluginView } from "../../../electron/host/rpc/methods/plugins.js";
+import type { HermesClient } from "../api/client.js";
+import { describeError } from "../api/rpc-error.js";
+
+export type RuntimeIntent = { kind: "pending" } | { kind: "saved" } | { kind: "failed"; message: string };
+
+export interface PluginLimitsInput {
+  /** null = no budget. */
+  dailyTokens: number | null;
+  heapMb: number | null;
+}
+
+export interface PluginRuntimeSlice {
+  runtimeIntents: Readonly<Record<string, RuntimeIntent>>;
+  /** Never rejects: the outcome lands in `runtimeIntents[id]`. */
+  restartPlugin(id: string): Promise<void>;
+  setLimits(id: string, limits: PluginLimitsInput): Promise<void>;
+}
+
+interface Needs {
+  plugins: { kind: string };
+  load(): Promise<void>;
+}
+
+export function createRuntimeSlice<S extends PluginRuntimeSlice & Needs>(
+  client: HermesClient,
+): StateCreator<S, [], [], PluginRuntimeSlice> {
+  return (set, get) => {
+    const mark = (id: string, intent: RuntimeIntent) =>
+      set({ runtimeIntents: { ...get().runtimeIntents, [id]: intent } } as Partial<S>);
+    return {
+      runtimeIntents: {},
+      async restartPlugin(id) {
+        mark(id, { kind: "pending" });
+        try {
+          const { plugin }: { plugin: PluginView } = await client.call("plugins.restart", { id });
+          mark(
+            id,
+            plugin.status === "loaded" ? { kind: "saved" } : { kind: "failed", message: plugin.error ?? "" },
+          );
+        } catch (err) {
+          mark(id, { kind: "failed", message: `Couldn't restart it: ${describeError(err)}` });
+        }
+        await get().load();
+      },
+      async setLimits(id, limits) {
+        mark(id, { kind: "pending" });
+        const value: Record<string, number> = {};
+        if (limits.dailyTokens !== null) value.daily_tokens = limits.dailyTokens;
+        if (limits.heapMb !== null) value.heap_mb = limits.heapMb;
+        try {
+          await client.call("settings.set", { key: `plugins.entries.${id}.limits`, value });
+          mark(id, { kind: "saved" });
+        } catch (err) {
+          mark(id, { kind: "failed", message: `Couldn't save the limits: ${describeError(err)}` });
+        }
+        await get().load();
+      },
+    };
+  };
+}

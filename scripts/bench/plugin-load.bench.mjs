@@ -1,0 +1,27 @@
+// plugin_load (SPEC §12): 50 plugins discovered and started (plugin host started, one worker each,
+// every register run) against the same for 1 plugin, from createHost to all loaded.
+import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
+
+async function timeLoad(count) {
+  const source = (id) =>
+    `export function register(ctx) { ctx.registerCommand({ name: "${id}-cmd", handler: () => "${id}" }); }`;
+  const { home, cleanup } = homeWithPlugins(count, source);
+  const t0 = performance.now();
+  const { host } = await startHost(home);
+  try {
+    await allLoaded(host, count);
+    return performance.now() - t0;
+  } finally {
+    await host.close();
+    cleanup();
+  }
+}
+
+export async function run() {
+  await timeLoad(1); // warms the file cache and the plugin host's code
+  const one = await timeLoad(1);
+  const fifty = await timeLoad(50);
+  return [
+    `plugin_load: 50 plugins discovered and started in ${fifty.toFixed(0)} ms vs 1 plugin in ${one.toFixed(0)} ms (ratio ${(fifty / one).toFixed(1)}x; ${((fifty - one) / 49).toFixed(1)} ms per extra plugin; target under 1000 ms)`,
+  ];
+}
