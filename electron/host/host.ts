@@ -10,6 +10,8 @@ import { mapServiceError } from "./error-mapping.js";
 import { EventHub } from "./events.js";
 import { ChatEngine } from "./llm/chat-engine.js";
 import { createAgentLog, type AgentLog } from "./logging/agent-log.js";
+import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
+import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
 import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./models/providers-service.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
@@ -45,6 +47,8 @@ export interface Host {
   settings: SettingsStore;
   log: AgentLog;
   plugins: PluginManager;
+  /** Every auxiliary slot, built-in and plugin (SPEC §6.2, §6.3); every surface reads it. */
+  auxiliaryTasks: AuxiliaryTaskRegistry;
   /** What plugins registered; the chat dispatches slash commands, hooks and tools through these. */
   pluginRegistries: { commands: CommandRegistry; hooks: HookRegistry; tools: ToolRegistry };
   /** The desktop chat (SPEC §9): sessions, turns, busy input, titles. */
@@ -66,7 +70,10 @@ export function createHost(options: HostOptions): Host {
   });
   const log = createAgentLog(options.home, clock, (text) => redactor.redact(text, { force: true }));
   const providers = new ProvidersService(settings, options.vault);
-  const model = new ModelService(settings);
+  const auxiliaryTasks = new AuxiliaryTaskRegistry((message, fields) =>
+    log.write("WARN", "auxiliary_task_warning", { ...fields, warning: message }),
+  );
+  const model = new ModelService(settings, auxiliaryTasks);
   const engine = new ChatEngine(options.vault, clock);
   const commands = new CommandRegistry();
   const hooks = new HookRegistry(log, clock);
@@ -77,6 +84,8 @@ export function createHost(options: HostOptions): Host {
     settings,
     engine,
     log,
+    slots: auxiliaryTasks,
+    hooks,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
   const plugins = new PluginManager({
@@ -86,6 +95,7 @@ export function createHost(options: HostOptions): Host {
     commands,
     hooks,
     tools,
+    slots: auxiliaryTasks,
     llm: pluginLlm,
     redact: (text, opts) => redactor.redact(text, opts),
     log,
@@ -103,6 +113,13 @@ export function createHost(options: HostOptions): Host {
     commands,
     log,
     clock,
+    auxiliary: new AuxiliaryCaller({
+      settings,
+      registry: auxiliaryTasks,
+      engine,
+      hooks,
+      bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+    }),
   });
   const billUsage = (sessionId: string, category: string, usage: Usage) =>
     sessions.billUsage(sessionId, category, usage);
@@ -130,6 +147,7 @@ export function createHost(options: HostOptions): Host {
     "providers.save": (params) => providers.save(params),
     "providers.remove": ({ id }) => providers.remove(id),
     "providers.models": ({ id }) => providers.models(id),
+    "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
     ...pluginHandlers(plugins, options.openFolder),
     ...sessionHandlers(sessions),
@@ -147,6 +165,7 @@ export function createHost(options: HostOptions): Host {
     settings,
     log,
     plugins,
+    auxiliaryTasks,
     pluginRegistries: { commands, hooks, tools },
     sessions,
     billUsage,

@@ -21,6 +21,7 @@ import type { CommandRegistry } from "./command-registry.js";
 import type { HookRegistry } from "./hook-registry.js";
 import { hookNames, isHookName } from "./hook-types.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import type { AuxiliaryTaskSpec } from "../models/auxiliary-tasks.js";
 
 export class PluginRegistrationError extends Error {
   override readonly name = "PluginRegistrationError";
@@ -49,6 +50,8 @@ export interface ContextDeps {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  /** The host's slot registry, bound to this plugin (SPEC §6.3). */
+  registerAuxiliaryTask: (key: string, spec: AuxiliaryTaskSpec) => void;
   hasCapability: (id: string) => boolean;
   redact: Redact;
   log: AgentLog;
@@ -189,6 +192,10 @@ export function createPluginContext(deps: ContextDeps): ContextHandle {
     registerCommand,
     registerHook,
     registerTool,
+    registerAuxiliaryTask: (key: string, spec: AuxiliaryTaskSpec) => {
+      assertActive();
+      deps.registerAuxiliaryTask(key, spec);
+    },
     hasCapability: (id: string) => active && deps.hasCapability(String(id)),
     redact: (text: string, options?: { force?: boolean }) =>
       deps.redact(String(text), { force: options?.force === true }),

@@ -19,6 +19,7 @@ import { loadPlugin, REGISTER_TIMEOUT_MS } from "./loader.js";
 import type { PluginLlmService } from "./plugin-llm.js";
 import { FilePluginState } from "./plugin-state.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
 
@@ -42,6 +43,8 @@ export interface PluginManagerOptions {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  /** Auxiliary slots plugins register (SPEC §6.3); a plugin's leave when it is disabled. */
+  slots: AuxiliaryTaskRegistry;
   llm: PluginLlmService;
   redact: Redact;
   log: AgentLog;
@@ -220,6 +223,7 @@ export class PluginManager {
       commands: o.commands,
       hooks: o.hooks,
       tools: o.tools,
+      registerAuxiliaryTask: (key, spec) => o.slots.register(id, key, spec),
       hasCapability: (capability) =>
         isCapabilityGranted(capability, manifest.capabilities, o.settings.document().plugins?.entries?.[id]),
       redact: o.redact,
@@ -258,6 +262,7 @@ export class PluginManager {
     this.options.commands.removePlugin(id);
     this.options.hooks.removePlugin(id);
     this.options.tools.removePlugin(id);
+    this.options.slots.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
     if (status === "disabled") delete record.error;

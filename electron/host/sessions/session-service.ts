@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { SettingsStore } from "../config/settings-store.js";
 import type { EventHub } from "../events.js";
+import type { AuxiliaryCaller } from "../llm/auxiliary-call.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
@@ -45,6 +46,8 @@ export interface SessionServiceDeps {
   commands: CommandRegistry;
   log: AgentLog;
   clock: Clock;
+  /** Calls on auxiliary slots (titles, compression, vision). */
+  auxiliary: AuxiliaryCaller;
   maxIterations?: number;
 }
 

@@ -9,6 +9,7 @@ import type { SettingsDocument } from "../../../electron/host/config/config-sche
 import { ChatEngine } from "../../../electron/host/llm/chat-engine.js";
 import type { Usage } from "../../../electron/host/llm/usage.js";
 import { createAgentLog, type AgentLog } from "../../../electron/host/logging/agent-log.js";
+import { AuxiliaryTaskRegistry } from "../../../electron/host/models/auxiliary-tasks.js";
 import { CommandRegistry } from "../../../electron/host/plugins/command-registry.js";
 import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
 import { PluginLlmService } from "../../../electron/host/plugins/plugin-llm.js";
@@ -38,6 +39,7 @@ export interface Rig {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  slots: AuxiliaryTaskRegistry;
   clock: ManualClock;
   logLines(): string[];
   /** Sets `plugins.entries.<id>.llm` exactly as given (absent keys stay absent). */
@@ -77,14 +79,17 @@ export async function startRig(
   const log = createAgentLog(home, systemClock, (text) => redactor.redact(text, { force: true }));
   const engine = new ChatEngine(vault);
   const billed: Rig["billed"] = [];
+  const slots = new AuxiliaryTaskRegistry();
+  const hooks = new HookRegistry(log, clock);
   const llm = new PluginLlmService({
     settings,
     engine,
     log,
+    slots,
+    hooks,
     billUsage: (sessionId, category, usage) => void billed.push({ sessionId, category, usage }),
   });
   const commands = new CommandRegistry();
-  const hooks = new HookRegistry(log, clock);
   const tools = new ToolRegistry();
   const managers: PluginManager[] = [];
   const userPlugins = path.join(home, "plugins");
@@ -104,6 +109,7 @@ export async function startRig(
     commands,
     hooks,
     tools,
+    slots,
     clock,
     userPlugins,
     logLines: () => {
@@ -130,6 +136,7 @@ export async function startRig(
         commands,
         hooks,
         tools,
+        slots,
         llm,
         redact: redactor.redact,
         log,
