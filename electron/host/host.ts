@@ -130,6 +130,8 @@ export function createHost(options: HostOptions): Host {
   void options.vault.listAccounts().catch(() => undefined);
 
   const unwatch = settings.onChange(() => events.emit("settings.changed", null, {}));
+  // A slot a plugin registers after its `register` ran must reach the page too.
+  const unwatchSlots = auxiliaryTasks.onChange(() => events.emit("plugins.changed", null, {}));
 
   const handlers: HandlerTable = {
     "host.info": async () => ({
@@ -174,6 +176,7 @@ export function createHost(options: HostOptions): Host {
       await plugins.close();
       await sessions.close();
       unwatch();
+      unwatchSlots();
       settings.close();
     },
   };

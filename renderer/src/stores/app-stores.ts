@@ -5,6 +5,7 @@
  */
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
+import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
 import { createHostStore, type HostState } from "./host-store.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
@@ -16,6 +17,7 @@ export interface AppStores {
   host: StoreApi<HostState>;
   providers: StoreApi<ProvidersState>;
   mainModel: StoreApi<MainModelState>;
+  auxiliary: StoreApi<AuxiliaryState>;
   navigation: StoreApi<NavigationState>;
   plugins: StoreApi<PluginsState>;
   chat: ChatStores;
@@ -30,6 +32,7 @@ export function createAppStores(client: HermesClient): AppStores {
     host: createHostStore(client),
     providers,
     mainModel,
+    auxiliary: createAuxiliaryStore(client),
     navigation: createNavigationStore(),
     plugins: createPluginsStore(client),
     chat: createChatStores(client),
@@ -42,6 +45,7 @@ export function refreshFromHost(stores: AppStores): Promise<void> {
     stores.providers.getState().load(),
     stores.mainModel.getState().loadCurrent(),
     stores.plugins.getState().load(),
+    stores.auxiliary.getState().load(),
   ]).then(() => undefined);
 }
 
@@ -50,7 +54,11 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
   const stopEvents = client.onEvent((event) => {
     if (event.type === "settings.changed") void refreshFromHost(stores);
     // A plugin finished loading, failed or was unloaded (also by a hand edit of config.yaml).
-    if (event.type === "plugins.changed") void stores.plugins.getState().load();
+    if (event.type === "plugins.changed") {
+      void stores.plugins.getState().load();
+      // A plugin's slots come and go with it.
+      void stores.auxiliary.getState().load();
+    }
   });
   let lastStatus = client.status;
   const stopStatus = client.onStatusChange((status) => {
