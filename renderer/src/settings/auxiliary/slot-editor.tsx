@@ -69,8 +69,10 @@ export function SlotEditor({
   return (
     <form className="aux-editor" onSubmit={apply} onKeyDown={onKeyDown} aria-label={`Change ${slotLabel}`}>
       <div className="aux-editor-fields">
-        <label className="aux-editor-field" htmlFor={`${id}-provider`}>
-          <span className="field-label">Provider</span>
+        <div className="aux-editor-field">
+          <label className="field-label" htmlFor={`${id}-provider`}>
+            Provider
+          </label>
           <select
             id={`${id}-provider`}
             ref={providerRef}
@@ -88,9 +90,11 @@ export function SlotEditor({
               </option>
             ))}
           </select>
-        </label>
-        <label className="aux-editor-field" htmlFor={`${id}-model`}>
-          <span className="field-label">Model</span>
+        </div>
+        <div className="aux-editor-field">
+          <label className="field-label" htmlFor={`${id}-model`}>
+            Model
+          </label>
           {list?.kind === "failed" ? (
             <input
               id={`${id}-model`}
@@ -115,7 +119,7 @@ export function SlotEditor({
               ))}
             </select>
           )}
-        </label>
+        </div>
       </div>
       {list?.kind === "loading" ? <LoadingLine>Loading models…</LoadingLine> : null}
       {list?.kind === "failed" ? (
