@@ -12,6 +12,7 @@ import { ChatEngine } from "./llm/chat-engine.js";
 import { createAgentLog, type AgentLog } from "./logging/agent-log.js";
 import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
 import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
+import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./models/providers-service.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
@@ -69,7 +70,8 @@ export function createHost(options: HostOptions): Host {
     enabled: () => settings.get().security.redact_secrets,
   });
   const log = createAgentLog(options.home, clock, (text) => redactor.redact(text, { force: true }));
-  const providers = new ProvidersService(settings, options.vault);
+  const modelInfo = new ModelInfoCache();
+  const providers = new ProvidersService(settings, options.vault, modelInfo);
   const auxiliaryTasks = new AuxiliaryTaskRegistry((message, fields) =>
     log.write("WARN", "auxiliary_task_warning", { ...fields, warning: message }),
   );
@@ -113,6 +115,7 @@ export function createHost(options: HostOptions): Host {
     commands,
     log,
     clock,
+    modelInfo,
     auxiliary: new AuxiliaryCaller({
       settings,
       registry: auxiliaryTasks,

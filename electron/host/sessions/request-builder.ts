@@ -63,6 +63,30 @@ export function historyMessages(records: readonly MessageRecord[]): ChatMessage[
   return out;
 }
 
+/** The latest compaction marker (SPEC §9.1): its summary stands in for every turn up to `throughSeq`. */
+export function compactionOf(
+  records: readonly MessageRecord[],
+): { summary: string; throughSeq: number } | null {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i]!;
+    const compaction = record.meta.compaction as { throughSeq?: unknown } | undefined;
+    if (record.meta.notice === "compaction" && typeof compaction?.throughSeq === "number") {
+      return { summary: record.content, throughSeq: compaction.throughSeq };
+    }
+  }
+  return null;
+}
+
+/** The records a request still carries in full: those after the latest compaction. */
+export function visibleAfterCompaction(records: readonly MessageRecord[]): readonly MessageRecord[] {
+  const compaction = compactionOf(records);
+  return compaction ? records.filter((r) => r.seq > compaction.throughSeq) : records;
+}
+
 export function requestMessages(snapshot: SessionSnapshot, records: readonly MessageRecord[]): ChatMessage[] {
-  return [...systemMessages(snapshot), ...historyMessages(records)];
+  const compaction = compactionOf(records);
+  const summary: ChatMessage[] = compaction
+    ? [{ role: "system", content: `Summary of the earlier conversation:\n${compaction.summary}` }]
+    : [];
+  return [...systemMessages(snapshot), ...summary, ...historyMessages(visibleAfterCompaction(records))];
 }

@@ -8,6 +8,7 @@ import type { Clock } from "../clock.js";
 import type { SettingsStore } from "../config/settings-store.js";
 import type { EventHub } from "../events.js";
 import type { AuxiliaryCaller } from "../llm/auxiliary-call.js";
+import type { ModelInfoCache } from "../models/model-capabilities.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
@@ -23,6 +24,7 @@ import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import { parseChatInput } from "./slash-command.js";
 import type { StoreHandle } from "./store-handle.js";
+import { Compactor } from "./compaction.js";
 import { TitleGenerator } from "./title-generator.js";
 import { Transcript } from "./transcript.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -48,6 +50,8 @@ export interface SessionServiceDeps {
   clock: Clock;
   /** Calls on auxiliary slots (titles, compression, vision). */
   auxiliary: AuxiliaryCaller;
+  /** What providers' model lists said about context windows and vision. */
+  modelInfo?: ModelInfoCache;
   maxIterations?: number;
 }
 
@@ -71,7 +75,8 @@ export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = () => deps.store.get();
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
-    const runner = new TurnRunner({ ...deps, transcript: this.transcript, store: this.store });
+    const compactor = new Compactor({ ...deps, transcript: this.transcript });
+    const runner = new TurnRunner({ ...deps, transcript: this.transcript, store: this.store, compactor });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
     this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {
       this.transcript.emit("sessions.changed", null, {});

@@ -15,6 +15,7 @@ import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
+import type { Compactor } from "./compaction.js";
 import type { SessionRecord, SessionSnapshot } from "./types.js";
 
 export interface TurnRunnerDeps {
@@ -26,6 +27,7 @@ export interface TurnRunnerDeps {
   settings: SettingsStore;
   log: AgentLog;
   clock: Clock;
+  compactor?: Compactor;
   maxIterations?: number;
 }
 

@@ -5,6 +5,7 @@
 import { Bot, CircleExclamationPoint, Info, RotateCcw } from "lucide-react";
 import { memo } from "react";
 import type { ChatMessage } from "../stores/chat-types.js";
+import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
 import { CopyButton } from "./copy-button.js";
 import { Markdown } from "./markdown.js";
 import { ReplyMarks, UserMarks } from "./message-marks.js";
@@ -30,6 +31,7 @@ export const MessageRow = memo(function MessageRow({
   providerName,
 }: MessageRowProps) {
   if (message.role === "tool" || message.role === "system") return null;
+  if (isCompactionMarker(message)) return <CompactionMarker message={message} />;
   if (message.role === "notice") {
     return (
       <p className="message-notice" data-message-id={message.id}>
