@@ -32,10 +32,13 @@ export interface AuxiliaryCallScope {
   signal?: AbortSignal;
 }
 
+/** The model's answer, with the provider that gave it (for the transcript's marks). */
+export type AuxiliaryOutcome = ChatOutcome & { providerId: string };
+
 export class AuxiliaryCaller {
   constructor(private readonly deps: AuxiliaryCallDeps) {}
 
-  async complete(scope: AuxiliaryCallScope, body: ChatBody): Promise<ChatOutcome> {
+  async complete(scope: AuxiliaryCallScope, body: ChatBody): Promise<AuxiliaryOutcome> {
     const settings = this.deps.settings.get();
     const route = routeOf(settings, resolveSlot(scope.task, settings, this.deps.registry));
     const hookScope = {
@@ -57,6 +60,6 @@ export class AuxiliaryCaller {
       }
     }
     await this.deps.hooks.fire("post_auxiliary_call", { ...hookScope, usage: outcome.usage });
-    return outcome;
+    return { ...outcome, providerId: route.providerId };
   }
 }

@@ -6,6 +6,7 @@
 import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { Compactor } from "./compaction.js";
+import type { ImageDescriber } from "./image-description.js";
 import { runModelStep, type ModelStepDeps } from "./model-step.js";
 import { requestMessages } from "./request-builder.js";
 import { runToolCall, toolDefinitions } from "./tool-dispatch.js";
@@ -18,6 +19,8 @@ export interface AgentLoopDeps extends ModelStepDeps {
   tools: ToolRegistry;
   /** Summarises the oldest turns when a request would pass 75 % of the context window. */
   compactor?: Compactor;
+  /** Describes attached images through the vision slot when the main model is text-only. */
+  imageDescriber?: ImageDescriber;
   maxIterations?: number;
 }
 
@@ -52,6 +55,10 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
     if (signal.aborted) return { status: "stopped", reply };
     const tools = toolDefinitions(deps.tools);
     const route = input.routes[0];
+    if (deps.imageDescriber && route) {
+      await deps.imageDescriber.describePending({ sessionId, gatewaySessionKey, route, signal });
+      if (signal.aborted) return { status: "stopped", reply };
+    }
     if (deps.compactor && route) {
       await deps.compactor.maybeCompact({
         sessionId,

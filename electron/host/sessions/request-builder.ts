@@ -6,7 +6,34 @@
  * the provider reject the request).
  */
 import type { ChatMessage, ToolCall } from "../llm/chat-types.js";
+import { dataUrl, imagesOf } from "./image-attachments.js";
 import type { MessageRecord, SessionSnapshot } from "./types.js";
+
+/**
+ * A person's message as the model gets it: its images as image parts, or — when the vision slot
+ * described them because the main model is text-only — the descriptions in their place.
+ */
+function userContent(record: MessageRecord): ChatMessage["content"] {
+  const images = imagesOf(record.meta);
+  if (images.length === 0) return record.content;
+  const described = record.meta.imageDescriptions;
+  if (Array.isArray(described)) {
+    const notes = described.map((d, i) => `[Image ${i + 1}, described by the vision model: ${String(d)}]`);
+    return [record.content, ...notes].filter(Boolean).join("\n\n");
+  }
+  if (typeof record.meta.imageError === "string") {
+    return [
+      record.content,
+      `[${images.length} image(s) attached but not readable by this model: ${record.meta.imageError}]`,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+  }
+  return [
+    ...(record.content ? [{ type: "text" as const, text: record.content }] : []),
+    ...images.map((image) => ({ type: "image_url" as const, image_url: { url: dataUrl(image) } })),
+  ];
+}
 
 export function isPending(record: MessageRecord): boolean {
   return record.meta.pending === true;
@@ -46,7 +73,8 @@ export function historyMessages(records: readonly MessageRecord[]): ChatMessage[
   const out: ChatMessage[] = [];
   for (const record of visible) {
     if (record.role === "user") {
-      if (record.content) out.push({ role: "user", content: record.content });
+      const content = userContent(record);
+      if (content) out.push({ role: "user", content });
     } else if (record.role === "assistant") {
       const calls: ToolCall[] = (record.meta.toolCalls ?? [])
         .filter((c) => answered.has(c.id))

@@ -25,6 +25,8 @@ import type { SessionStore } from "./session-store.js";
 import { parseChatInput } from "./slash-command.js";
 import type { StoreHandle } from "./store-handle.js";
 import { Compactor } from "./compaction.js";
+import { checkImages } from "./image-attachments.js";
+import { ImageDescriber } from "./image-description.js";
 import { TitleGenerator } from "./title-generator.js";
 import { Transcript } from "./transcript.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -57,6 +59,7 @@ export interface SessionServiceDeps {
 
 /** Times are epoch milliseconds throughout the session API (shapes in rpc/methods/sessions.ts). */
 export type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
+import type { SessionImageInput } from "../rpc/methods/sessions.js";
 
 export class SessionService {
   private readonly transcript: Transcript;
@@ -76,7 +79,14 @@ export class SessionService {
     this.store = () => deps.store.get();
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
     const compactor = new Compactor({ ...deps, transcript: this.transcript });
-    const runner = new TurnRunner({ ...deps, transcript: this.transcript, store: this.store, compactor });
+    const imageDescriber = new ImageDescriber({ ...deps, transcript: this.transcript });
+    const runner = new TurnRunner({
+      ...deps,
+      transcript: this.transcript,
+      store: this.store,
+      compactor,
+      imageDescriber,
+    });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
     this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {
       this.transcript.emit("sessions.changed", null, {});
@@ -143,11 +153,18 @@ export class SessionService {
     text: string,
     mode: BusyInputMode | undefined,
     gatewaySessionKey: string,
+    rawImages?: readonly SessionImageInput[],
   ): SendResult {
     const session = this.sessionForTurn(sessionId);
-    if (!text.trim()) throw new SessionInputError("The message is empty; type something to send.");
+    const images = checkImages(rawImages);
+    if (!text.trim() && images.length === 0)
+      throw new SessionInputError("The message is empty; type something to send.");
     this.owners.set(sessionId, gatewaySessionKey);
     const input = parseChatInput(text, this.deps.commands);
+    if (input.kind === "command" && images.length > 0)
+      throw new SessionInputError(
+        "Images can't go with a slash command; send them in a message of their own.",
+      );
     if (input.kind === "command")
       return runChatCommand(
         { transcript: this.transcript, log: this.deps.log, track: (work) => this.track(work) },
@@ -162,6 +179,7 @@ export class SessionService {
       mode: input.kind === "steer" ? "steer" : (mode ?? this.deps.settings.get().display.busy_input_mode),
       origin: "person",
       gatewaySessionKey,
+      ...(images.length ? { images } : {}),
     });
   }
 

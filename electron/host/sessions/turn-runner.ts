@@ -16,6 +16,7 @@ import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
 import type { Compactor } from "./compaction.js";
+import type { ImageDescriber } from "./image-description.js";
 import type { SessionRecord, SessionSnapshot } from "./types.js";
 
 export interface TurnRunnerDeps {
@@ -28,6 +29,7 @@ export interface TurnRunnerDeps {
   log: AgentLog;
   clock: Clock;
   compactor?: Compactor;
+  imageDescriber?: ImageDescriber;
   maxIterations?: number;
 }
 
