@@ -3,12 +3,11 @@
  * bytes (not the name or the declared type), at most 5 MB each and 4 per message. They are kept
  * with the message in the session store (base64 in its meta), never as loose files.
  */
+import type { IMAGE_MIME_TYPES } from "../rpc/methods/sessions.js";
+import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE } from "../rpc/methods/sessions.js";
 import { SessionInputError } from "./session-errors.js";
 
-export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MAX_IMAGES_PER_MESSAGE = 4;
 
 /** As stored in a user message's `meta.images` and sent to a vision model as a `data:` URL. */
 export interface ImageAttachment {

@@ -7,6 +7,7 @@ import { memo } from "react";
 import type { ChatMessage } from "../stores/chat-types.js";
 import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
 import { CopyButton } from "./copy-button.js";
+import { MessageImages } from "./message-images.js";
 import { Markdown } from "./markdown.js";
 import { ReplyMarks, UserMarks } from "./message-marks.js";
 import { ToolCall, type ToolCallView } from "./tool-call.js";
@@ -48,7 +49,8 @@ export const MessageRow = memo(function MessageRow({
         data-message-id={message.id}
         data-role="user"
       >
-        <div className="message-bubble">{message.content}</div>
+        <MessageImages message={message} />
+        {message.content ? <div className="message-bubble">{message.content}</div> : null}
         <UserMarks message={message} />
         <div className="message-actions">
           <CopyButton text={message.content} />

@@ -5,6 +5,11 @@
  */
 import { method, type EmptyParams } from "../define.js";
 
+/** What a message may carry (SPEC §9.1); the composer checks these first, the host for sure. */
+export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_IMAGES_PER_MESSAGE = 4;
+
 /** An image attached to a message, as a client sends it. */
 export type SessionImageInput = { mimeType: string; data: string; name?: string };
 
