@@ -20,7 +20,8 @@ import { runWithFallback } from "../llm/fallback.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
-import { isPinned, resolveAuxiliaryRoute } from "../models/auxiliary-route.js";
+import { resolveAuxiliaryRoute } from "../models/auxiliary-route.js";
+import { supportsVision } from "../models/model-capabilities.js";
 import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 import type { HookRegistry } from "./hook-registry.js";
 import { parseJsonReply } from "./json-reply.js";
@@ -182,10 +183,11 @@ export class PluginLlmService {
   /** The slot a call runs on: the gated `task`, or `vision` for image input (SPEC §6.6). */
   private slotFor(settings: Settings, decision: GateDecision, hasImages: boolean): string | null {
     if (decision.task) return decision.task;
-    // Image input goes to the vision slot when the user pinned one (they pin it because the main
-    // model is text-only), unless the plugin chose its own route.
+    // Image input with a text-only main model goes to the vision slot (SPEC §6.6), unless the
+    // plugin chose its own route; an unpinned vision slot resolves to the main model anyway.
+    const { provider, model } = settings.model;
     const toVision =
-      hasImages && !decision.providerId && !decision.model && isPinned(settings.auxiliary.vision);
+      hasImages && !decision.providerId && !decision.model && !supportsVision(settings, provider, model);
     return toVision ? "vision" : null;
   }
 
