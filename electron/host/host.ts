@@ -141,7 +141,7 @@ export function createHost(options: HostOptions): Host {
       version: options.version,
       mode: options.mode,
       home: options.home,
-      notices: [...settings.notices(), ...sessions.notices()],
+      notices: [...settings.notices(), ...sessions.notices(), ...auxiliaryTasks.notices()],
     }),
     "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
     "settings.set": async ({ key, value }) => {

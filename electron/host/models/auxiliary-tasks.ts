@@ -97,11 +97,28 @@ function readDefaults(key: string, raw: unknown): SlotDefaults {
 
 export type RegistryWarn = (message: string, fields: Record<string, string>) => void;
 
+const MAX_NOTICES = 20;
+
 export class AuxiliaryTaskRegistry {
   private readonly pluginSlots = new Map<string, PluginSlot>();
   private readonly listeners = new Set<() => void>();
+  private readonly recentWarnings: string[] = [];
+  private readonly warn: RegistryWarn;
 
-  constructor(private readonly warn: RegistryWarn = () => undefined) {}
+  /** `warn` also reaches the user: the last warnings are `notices()` (host.info shows them). */
+  constructor(warn: RegistryWarn = () => undefined) {
+    this.warn = (message, fields) => {
+      const notice = `Plugin '${fields.plugin}', auxiliary task "${fields.task}": ${message}.`;
+      if (!this.recentWarnings.includes(notice)) this.recentWarnings.push(notice);
+      if (this.recentWarnings.length > MAX_NOTICES) this.recentWarnings.shift();
+      warn(message, fields);
+    };
+  }
+
+  /** Warnings from registrations (an unknown base, a cycle refused), for the UI's notices. */
+  notices(): { kind: "auxiliary_task"; message: string }[] {
+    return this.recentWarnings.map((message) => ({ kind: "auxiliary_task", message }));
+  }
 
   /**
    * SPEC §6.3: key rules with their exact errors; the same plugin registering again replaces its

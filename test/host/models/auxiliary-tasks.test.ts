@@ -73,6 +73,13 @@ describe("the slot registry", () => {
       expect.stringContaining("names the task itself"),
       expect.stringContaining("would close an inheritance cycle"),
     ]);
+    // The refusal reaches the user as a notice, not only the log.
+    expect(registry.notices().at(-1)).toEqual({
+      kind: "auxiliary_task",
+      message: expect.stringMatching(
+        /^Plugin 'p', auxiliary task "c": inheritFrom "d" would close an inheritance cycle/,
+      ),
+    });
   });
 
   it("a removed plugin's slots leave the registry; others stay", () => {
