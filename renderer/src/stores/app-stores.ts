@@ -6,6 +6,7 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
+import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
 import { createHostStore, type HostState } from "./host-store.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
@@ -18,6 +19,7 @@ export interface AppStores {
   providers: StoreApi<ProvidersState>;
   mainModel: StoreApi<MainModelState>;
   auxiliary: StoreApi<AuxiliaryState>;
+  modelSettings: StoreApi<ModelSettingsState>;
   navigation: StoreApi<NavigationState>;
   plugins: StoreApi<PluginsState>;
   chat: ChatStores;
@@ -33,6 +35,7 @@ export function createAppStores(client: HermesClient): AppStores {
     providers,
     mainModel,
     auxiliary: createAuxiliaryStore(client),
+    modelSettings: createModelSettingsStore(client),
     navigation: createNavigationStore(),
     plugins: createPluginsStore(client),
     chat: createChatStores(client),
@@ -46,6 +49,7 @@ export function refreshFromHost(stores: AppStores): Promise<void> {
     stores.mainModel.getState().loadCurrent(),
     stores.plugins.getState().load(),
     stores.auxiliary.getState().load(),
+    stores.modelSettings.getState().refreshIfLoaded(),
   ]).then(() => undefined);
 }
 
