@@ -77,6 +77,34 @@ describe("compaction", () => {
     expect(rows.map((r: any) => r.category)).toContain("compression");
   });
 
+  it("fires the auxiliary hooks around the summary (auxTask compression, no plugin) and bills the slot", async () => {
+    const seen: { name: string; payload: any }[] = [];
+    for (const name of ["pre_auxiliary_call", "post_auxiliary_call"] as const) {
+      rig.host.pluginRegistries.hooks.register(
+        "observer",
+        name,
+        (payload) => void seen.push({ name, payload }),
+      );
+    }
+    for (let i = 0; i < 8; i++) rig.backup.enqueue({ kind: "text", content: `Summary ${i}.` });
+    const { sessionId } = await rig.ok("session.create", {});
+    for (let n = 1; n <= 4; n++) {
+      await rig.ok("session.send", { sessionId, text: note(n) });
+      await rig.idle(sessionId);
+    }
+    await rig.host.sessions.settled();
+    const compression = seen.filter((s) => s.payload.auxTask === "compression");
+    expect(compression.map((s) => s.name).slice(0, 2)).toEqual(["pre_auxiliary_call", "post_auxiliary_call"]);
+    expect(compression[0]!.payload).toMatchObject({
+      sessionId,
+      pluginId: null,
+      gatewaySessionKey: "window-1",
+    });
+    expect(compression[1]!.payload.usage).toMatchObject({ inputTokens: expect.any(Number) });
+    // Titles go through the same path, as their own slot.
+    expect(seen.some((s) => s.payload.auxTask === "title_generation")).toBe(true);
+  });
+
   it("a short chat is never compacted", async () => {
     const { sessionId } = await rig.ok("session.create", {});
     await rig.ok("session.send", { sessionId, text: "Hi" });
