@@ -10,6 +10,9 @@ import { mapServiceError } from "./error-mapping.js";
 import { EventHub } from "./events.js";
 import { ChatEngine } from "./llm/chat-engine.js";
 import { createAgentLog, type AgentLog } from "./logging/agent-log.js";
+import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
+import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
+import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./models/providers-service.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
@@ -62,6 +65,8 @@ export interface Host {
   settings: SettingsStore;
   log: AgentLog;
   plugins: PluginManager;
+  /** Every auxiliary slot, built-in and plugin (SPEC §6.2, §6.3); every surface reads it. */
+  auxiliaryTasks: AuxiliaryTaskRegistry;
   /** What plugins registered; the chat dispatches slash commands, hooks and tools through these. */
   pluginRegistries: { commands: CommandRegistry; hooks: HookRegistry; tools: ToolRegistry };
   /** The desktop chat (SPEC §9): sessions, turns, busy input, titles. */
@@ -84,8 +89,12 @@ export function createHost(options: HostOptions): Host {
     enabled: () => settings.get().security.redact_secrets,
   });
   const log = createAgentLog(options.home, clock, (text) => redactor.redact(text, { force: true }));
-  const providers = new ProvidersService(settings, options.vault);
-  const model = new ModelService(settings);
+  const modelInfo = new ModelInfoCache();
+  const providers = new ProvidersService(settings, options.vault, modelInfo);
+  const auxiliaryTasks = new AuxiliaryTaskRegistry((message, fields) =>
+    log.write("WARN", "auxiliary_task_warning", { ...fields, warning: message }),
+  );
+  const model = new ModelService(settings, auxiliaryTasks);
   const engine = new ChatEngine(options.vault, clock);
   const commands = new CommandRegistry();
   const hooks = new HookRegistry(log, clock);
@@ -110,6 +119,8 @@ export function createHost(options: HostOptions): Host {
     engine,
     log,
     budget: budgets,
+    slots: auxiliaryTasks,
+    hooks,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
   const plugins = new PluginManager({
@@ -119,6 +130,7 @@ export function createHost(options: HostOptions): Host {
     commands,
     hooks,
     tools,
+    slots: auxiliaryTasks,
     llm: pluginLlm,
     budgets,
     runtime: pluginRuntime,
@@ -139,6 +151,14 @@ export function createHost(options: HostOptions): Host {
     commands,
     log,
     clock,
+    modelInfo,
+    auxiliary: new AuxiliaryCaller({
+      settings,
+      registry: auxiliaryTasks,
+      engine,
+      hooks,
+      bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+    }),
   });
   const billUsage = (sessionId: string, category: string, usage: Usage) =>
     sessions.billUsage(sessionId, category, usage);
@@ -149,13 +169,21 @@ export function createHost(options: HostOptions): Host {
   const keychain = new KeychainStatus(options.vault, () => events.emit("host.changed", null, {}));
 
   const unwatch = settings.onChange(() => events.emit("settings.changed", null, {}));
+  // A slot a plugin registers after its `register` ran must reach the page too.
+  const unwatchSlots = auxiliaryTasks.onChange(() => events.emit("plugins.changed", null, {}));
 
   const handlers: HandlerTable = {
     "host.info": async () => ({
       version: options.version,
       mode: options.mode,
       home: options.home,
-      notices: [...settings.notices(), ...keychain.notices(), ...sessions.notices(), ...plugins.notices()],
+      notices: [
+        ...settings.notices(),
+        ...keychain.notices(),
+        ...sessions.notices(),
+        ...plugins.notices(),
+        ...auxiliaryTasks.notices(),
+      ],
     }),
     "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
     "settings.set": async ({ key, value }) => {
@@ -166,6 +194,7 @@ export function createHost(options: HostOptions): Host {
     "providers.save": (params) => providers.save(params),
     "providers.remove": ({ id }) => providers.remove(id),
     "providers.models": ({ id }) => providers.models(id),
+    "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
     ...pluginHandlers(plugins, options.openFolder),
     ...sessionHandlers(sessions),
@@ -187,6 +216,7 @@ export function createHost(options: HostOptions): Host {
     settings,
     log,
     plugins,
+    auxiliaryTasks,
     pluginRegistries: { commands, hooks, tools },
     sessions,
     billUsage,
@@ -197,6 +227,7 @@ export function createHost(options: HostOptions): Host {
       await pluginRuntime.close();
       await sessions.close();
       unwatch();
+      unwatchSlots();
       settings.close();
     },
   };

@@ -3,6 +3,8 @@
  * `POST /api/model/set`, answered through the same router so validation is shared.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { MethodName, ParamsOf } from "../host/rpc/contract.js";
+import type { EmptyParams } from "../host/rpc/define.js";
 import type { Router } from "../host/rpc/router.js";
 
 const maxBodyBytes = 1024 * 1024;
@@ -23,10 +25,23 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
 }
 
-const routes: Record<string, { httpMethod: "GET" | "POST"; rpcMethod: string }> = {
+/**
+ * A route names a method of the contract, so a method that does not exist can't compile; only a
+ * method whose params are `{}` can be a GET (a GET has no body to carry params).
+ */
+type RestRoute = {
+  [M in MethodName]: {
+    httpMethod: EmptyParams extends ParamsOf<M> ? "GET" | "POST" : "POST";
+    rpcMethod: M;
+  };
+}[MethodName];
+
+export const restRoutes = {
   "/api/model/auxiliary": { httpMethod: "GET", rpcMethod: "model.auxiliary.list" },
   "/api/model/set": { httpMethod: "POST", rpcMethod: "model.set" },
-};
+} as const satisfies Record<string, RestRoute>;
+
+const routes: Readonly<Record<string, RestRoute>> = restRoutes;
 
 export async function handleRest(
   req: IncomingMessage,

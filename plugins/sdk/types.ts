@@ -238,6 +238,29 @@ export type CapabilityId =
   | "llm.model_override"
   | "llm.task_override";
 
+/** An `auxiliary.<key>` block's settings a plugin slot starts from (SPEC §6.2, §6.3). */
+export interface AuxiliaryTaskDefaults {
+  /** `auto`/`main` (follow), or a provider id. */
+  provider?: string;
+  model?: string;
+  base_url?: string;
+  /** Seconds. */
+  timeout?: number;
+  reasoning_effort?: "" | "none" | "minimal" | "low" | "medium" | "high" | "xhigh";
+  extra_body?: Record<string, JsonValue>;
+}
+
+/** `ctx.registerAuxiliaryTask(key, spec)` (SPEC §6.3). */
+export interface AuxiliaryTaskSpec {
+  /** The row label in Settings → Models → Auxiliary; the key when absent. */
+  displayName?: string;
+  description?: string;
+  /** Sit under the user's `auxiliary.<key>` block: the user's values win. */
+  defaults?: AuxiliaryTaskDefaults;
+  /** A built-in slot or a plugin slot registered earlier; its route is followed (SPEC §6.4). */
+  inheritFrom?: string;
+}
+
 export interface PluginContext {
   readonly pluginId: string;
   readonly llm: PluginLlm;
@@ -245,6 +268,12 @@ export interface PluginContext {
   registerCommand(spec: CommandSpec): void;
   registerHook<H extends HookName>(name: H, handler: HookHandler<H>): void;
   registerTool(spec: ToolSpec): void;
+  /**
+   * An auxiliary model slot the user can pin in Settings → Models → Auxiliary (SPEC §6.3). The key
+   * matches `^[a-z][a-z0-9_]{0,63}$`; built-in keys and another plugin's keys are refused;
+   * registering again replaces this plugin's entry. Call it with `ctx.llm` `task: key`.
+   */
+  registerAuxiliaryTask(key: string, spec: AuxiliaryTaskSpec): void;
   hasCapability(id: CapabilityId | string): boolean;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;

@@ -10,7 +10,7 @@ import type { Locator, Page } from "@playwright/test";
 import { parse } from "yaml";
 import { expect, test, uniqueSuffix } from "./fixtures/app-test.js";
 
-const bundled = ["tldr", "paste-to-tasks", "error-explainer"] as const;
+const bundled = ["tldr", "paste-to-tasks", "error-explainer", "classifier"] as const;
 
 async function openPluginsSettings(page: Page): Promise<void> {
   await page

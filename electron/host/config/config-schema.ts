@@ -26,6 +26,15 @@ export interface ProviderConfig {
   key_env?: string;
   /** Names of extra auth profiles (vault account `<provider>:<profile>`), §4. */
   profiles?: string[];
+  /** What the app can't learn from the provider, per model id (SPEC §3, §9.1). */
+  models?: Record<string, ModelSettings>;
+}
+
+export interface ModelSettings {
+  /** Tokens. */
+  context_window?: number;
+  /** Whether the model takes image input. */
+  vision?: boolean;
 }
 
 export interface FallbackProvider {
@@ -284,6 +293,21 @@ export const settingsSchema = {
               type: "string",
               pattern: PROVIDER_ID_PATTERN,
               description: "a profile name (lowercase letters, digits, _ and -)",
+            },
+          },
+          models: {
+            type: "object",
+            additionalProperties: {
+              type: "object",
+              additionalProperties: false,
+              properties: {
+                context_window: {
+                  type: "integer",
+                  minimum: 256,
+                  description: "a number of tokens (at least 256)",
+                },
+                vision: { type: "boolean" },
+              },
             },
           },
         },

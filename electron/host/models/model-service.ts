@@ -1,31 +1,63 @@
-/** `model.set`: the main model now; auxiliary slots arrive with their own issue (SPEC §6.5). */
+/**
+ * `model.set` and `model.auxiliary.list` (SPEC §6.5, §11): the main model, one slot's pin, a
+ * slot back to auto, and reset-all. Every change is written to `config.yaml` at once; the next
+ * call resolves from it. Only slots in the registry can be set or reset.
+ */
+import type { AuxiliaryTaskConfig, SettingsDocument } from "../config/config-schema.js";
 import type { SettingsStore } from "../config/settings-store.js";
+import { findProviderId } from "../llm/route.js";
 import { RpcError } from "../rpc/errors.js";
-import type { ModelSetParams, ModelSetResult } from "../rpc/methods/model.js";
+import {
+  RESET_ALL_TASKS,
+  type AuxiliaryTaskRow,
+  type ModelSetAuxiliaryParams,
+  type ModelSetMainParams,
+  type ModelSetParams,
+  type ModelSetResult,
+} from "../rpc/methods/model.js";
+import { auxiliaryRows } from "./auxiliary-rows.js";
+import type { AuxiliaryTaskRegistry } from "./auxiliary-tasks.js";
+import { validateBaseUrl } from "./providers-service.js";
 import { stalePins } from "./stale-pins.js";
 
+const routeKeys = ["provider", "model", "base_url"] as const;
+
+/** Drops a block's route so the slot follows its base or the main model; other keys stay. */
+function clearRoute(doc: SettingsDocument, task: string): void {
+  const block = doc.auxiliary?.[task];
+  if (!block || typeof block !== "object") return;
+  for (const key of routeKeys) delete block[key];
+  if (Object.keys(block).length === 0) delete doc.auxiliary![task];
+}
+
 export class ModelService {
-  constructor(private readonly settings: SettingsStore) {}
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly slots: AuxiliaryTaskRegistry,
+  ) {}
+
+  auxiliaryList(): { tasks: AuxiliaryTaskRow[] } {
+    return { tasks: auxiliaryRows(this.settings.get(), this.slots) };
+  }
 
   async set(params: ModelSetParams): Promise<ModelSetResult> {
-    if (params.scope === "auxiliary") {
-      throw new RpcError("invalid_params", "Auxiliary slots are not available in this version yet", {
-        key: "scope",
-      });
-    }
-    const current = this.settings.get();
-    const providerId = Object.keys(current.providers).find(
-      (id) => id.toLowerCase() === params.provider.toLowerCase(),
-    );
+    return params.scope === "auxiliary" ? this.setAuxiliary(params) : this.setMain(params);
+  }
+
+  private configuredProvider(raw: string, key: string): string {
+    const providerId = findProviderId(this.settings.get(), raw);
     if (!providerId) {
       throw new RpcError(
         "invalid_params",
-        `model.provider "${params.provider}" is not a configured provider`,
-        {
-          key: "model.provider",
-        },
+        `${key} "${raw}" is not a configured provider; add it in Settings → Providers or pick another.`,
+        { key },
       );
     }
+    return providerId;
+  }
+
+  private setMain(params: ModelSetMainParams): ModelSetResult {
+    const providerId = this.configuredProvider(params.provider, "model.provider");
     if (!params.model.trim()) {
       throw new RpcError("invalid_params", "model.model must name a model", { key: "model.model" });
     }
@@ -36,7 +68,46 @@ export class ModelService {
       scope: "main",
       provider: providerId,
       model: after.model.model,
-      stale_aux: stalePins(after),
+      stale_aux: stalePins(after, this.slots),
     };
+  }
+
+  private setAuxiliary(params: ModelSetAuxiliaryParams): ModelSetResult {
+    const { task } = params;
+    if (task === RESET_ALL_TASKS) {
+      const keys = this.slots.keys();
+      this.settings.update((doc) => {
+        for (const key of keys) clearRoute(doc, key);
+      });
+      return { ok: true, scope: "auxiliary", tasks: this.auxiliaryList().tasks };
+    }
+    if (!this.slots.get(task)) {
+      throw new RpcError(
+        "invalid_params",
+        `unknown auxiliary task "${task}"; the tasks are: ${this.slots.keys().join(", ")}`,
+        { key: "task" },
+      );
+    }
+    const provider = params.provider.trim();
+    const model = params.model.trim();
+    const follows = (provider === "auto" || provider === "main") && !model && !params.base_url;
+    if (follows) {
+      this.settings.update((doc) => clearRoute(doc, task));
+    } else {
+      const key = `auxiliary.${task}.provider`;
+      const providerId =
+        provider === "auto" || provider === "main" ? provider : this.configuredProvider(provider, key);
+      const pin: AuxiliaryTaskConfig = { provider: providerId, model };
+      if (params.base_url) pin.base_url = validateBaseUrl(params.base_url);
+      this.settings.update((doc) => {
+        const auxiliary = (doc.auxiliary ??= {});
+        const existing = auxiliary[task];
+        const kept = existing && typeof existing === "object" ? { ...existing } : {};
+        for (const routeKey of routeKeys) delete kept[routeKey];
+        auxiliary[task] = { ...kept, ...pin };
+      });
+    }
+    const row = this.auxiliaryList().tasks.filter((r) => r.task === task);
+    return { ok: true, scope: "auxiliary", tasks: row };
   }
 }

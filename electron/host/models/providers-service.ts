@@ -10,6 +10,7 @@ import { requestKey } from "../llm/request-key.js";
 import { RpcError } from "../rpc/errors.js";
 import type { ProvidersSaveParams, ProviderView } from "../rpc/methods/providers.js";
 import type { Vault } from "../secrets/vault.js";
+import type { ModelInfoCache } from "./model-capabilities.js";
 
 const modelsTimeoutMs = 15_000;
 
@@ -41,6 +42,8 @@ export class ProvidersService {
   constructor(
     private readonly settings: SettingsStore,
     private readonly vault: Vault,
+    /** Learns context windows and vision from the lists that say so (SPEC §9.1). */
+    private readonly modelInfo?: ModelInfoCache,
   ) {}
 
   private config(id: string): ProviderConfig {
@@ -119,6 +122,7 @@ export class ProvidersService {
     });
     try {
       const page = await client.models.list();
+      this.modelInfo?.record(id, page.data);
       const ids = page.data.map((m) => m.id).filter((m): m is string => typeof m === "string");
       return { models: [...new Set(ids)].sort((a, b) => a.localeCompare(b)) };
     } catch (err) {

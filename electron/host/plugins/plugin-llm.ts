@@ -20,20 +20,17 @@ import { runWithFallback } from "../llm/fallback.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
-import { isPinned, resolveAuxiliaryRoute, type AuxiliaryTask } from "../models/auxiliary-route.js";
+import { resolveAuxiliaryRoute } from "../models/auxiliary-route.js";
+import { supportsVision } from "../models/model-capabilities.js";
+import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
+import type { HookRegistry } from "./hook-registry.js";
 import { parseJsonReply } from "./json-reply.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import { PluginLlmInputError, PluginLlmSchemaError } from "./llm-errors.js";
 import { writeLlmAudit } from "./plugin-audit.js";
 import { asParams, checkMessages, checkShaping } from "./llm-call-checks.js";
 import { buildStructuredRequest } from "./structured-request.js";
-import {
-  BUILTIN_TASKS,
-  checkLlmTrust,
-  noOwnSlots,
-  type GateDecision,
-  type OwnSlotLookup,
-} from "./trust-gate.js";
+import { checkLlmTrust, type GateDecision } from "./trust-gate.js";
 
 export type BillUsage = (sessionId: string, category: string, usage: Usage) => void;
 
@@ -43,14 +40,13 @@ export interface PluginLlmDeps {
   log: AgentLog;
   /** Records usage on a chat session; failures are logged, never raised to the plugin. */
   billUsage?: BillUsage;
-  /** Auxiliary slots a plugin registered itself (a later issue); none until then. */
-  ownsSlot?: OwnSlotLookup;
+  /** The slot registry: which slots exist, who owns them, and how they resolve (SPEC §6.3, §6.4). */
+  slots: AuxiliaryTaskRegistry;
+  /** `pre_auxiliary_call` / `post_auxiliary_call` fire around calls on a slot (SPEC §5.3). */
+  hooks?: Pick<HookRegistry, "fire">;
   /** Daily token budgets (SPEC §5.4): checked before a call, charged after it. */
   budget?: Pick<PluginBudgets, "check" | "spend">;
 }
-
-/** Default for built-in auxiliary slots (SPEC §6.2: `timeout` default 30 s). */
-const AUX_DEFAULT_TIMEOUT_S = 30;
 const MAX_CACHED_SCHEMAS = 64;
 
 interface Shaped {
@@ -187,22 +183,20 @@ export class PluginLlmService {
    * provider, so it applies only there, and never to a provider or profile the plugin picked:
    * then the result's provider is always the one the plugin asked for (SPEC §6.6 attribution).
    */
-  private routesFor(settings: Settings, decision: GateDecision, hasImages: boolean): Route[] {
-    const main = mainRoute(settings);
-    const isBuiltin = (BUILTIN_TASKS as readonly string[]).includes(decision.task ?? "");
-    // Image input goes to the vision slot when the user pinned one (they pin it because the main
-    // model is text-only, SPEC §6.6), unless the plugin chose its own route.
+  /** The slot a call runs on: the gated `task`, or `vision` for image input (SPEC §6.6). */
+  private slotFor(settings: Settings, decision: GateDecision, hasImages: boolean): string | null {
+    if (decision.task) return decision.task;
+    // Image input with a text-only main model goes to the vision slot (SPEC §6.6), unless the
+    // plugin chose its own route; an unpinned vision slot resolves to the main model anyway.
+    const { provider, model } = settings.model;
     const toVision =
-      hasImages &&
-      !decision.task &&
-      !decision.providerId &&
-      !decision.model &&
-      isPinned(settings.auxiliary.vision);
-    const base = isBuiltin
-      ? resolveAuxiliaryRoute(decision.task as AuxiliaryTask, settings)
-      : toVision
-        ? resolveAuxiliaryRoute("vision", settings)
-        : main;
+      hasImages && !decision.providerId && !decision.model && !supportsVision(settings, provider, model);
+    return toVision ? "vision" : null;
+  }
+
+  private routesFor(settings: Settings, decision: GateDecision, slot: string | null): Route[] {
+    const main = mainRoute(settings);
+    const base = slot ? resolveAuxiliaryRoute(slot, settings, this.deps.slots) : main;
     const route: Route = decision.providerId
       ? routeFor(settings, decision.providerId, decision.model ?? base.model)
       : { ...base, model: decision.model ?? base.model };
@@ -211,10 +205,10 @@ export class PluginLlmService {
     return !pinned && route.providerId === main.providerId ? [route, ...fallbackRoutes(settings)] : [route];
   }
 
-  private timeoutSeconds(params: LlmCallOptions, decision: GateDecision, settings: Settings, route: Route) {
+  private timeoutSeconds(params: LlmCallOptions, slot: string | null, route: Route) {
     if (params.timeout !== undefined) return params.timeout;
-    if (!decision.task) return undefined; // the engine's default for the main model
-    return route.timeoutSeconds ?? settings.auxiliary[decision.task]?.timeout ?? AUX_DEFAULT_TIMEOUT_S;
+    // The slot's resolved timeout; the engine's default for the main model.
+    return slot ? route.timeoutSeconds : undefined;
   }
 
   private async run<T>(
@@ -243,9 +237,12 @@ export class PluginLlmService {
       // One read of config.yaml per call: policies are never cached across edits (SPEC §2).
       const { settings, document } = this.deps.settings.view();
       const policy = document.plugins?.entries?.[pluginId]?.llm;
-      const decision = checkLlmTrust(pluginId, params, policy, settings, this.deps.ownsSlot ?? noOwnSlots);
+      const decision = checkLlmTrust(pluginId, params, policy, settings, (id, task) =>
+        this.deps.slots.owns(id, task),
+      );
       gated = true;
-      const routes = this.routesFor(settings, decision, hasImageParts(shaped.messages));
+      const slot = this.slotFor(settings, decision, hasImageParts(shaped.messages));
+      const routes = this.routesFor(settings, decision, slot);
       audit.provider = routes[0]!.providerId;
       audit.model = routes[0]!.model;
 
@@ -255,12 +252,20 @@ export class PluginLlmService {
       if (shaped.tools !== undefined) body.tools = shaped.tools as ChatBody["tools"];
       if (shaped.toolChoice !== undefined) body.tool_choice = shaped.toolChoice;
       if (shaped.responseFormat) body.response_format = shaped.responseFormat;
-      const timeout = this.timeoutSeconds(params, decision, settings, routes[0]!);
+      const timeout = this.timeoutSeconds(params, slot, routes[0]!);
       const options = timeout !== undefined ? { timeoutMs: timeout * 1000 } : {};
 
+      const hookScope = {
+        ...(typeof params.sessionId === "string" && params.sessionId && { sessionId: params.sessionId }),
+        auxTask: slot ?? "",
+        pluginId,
+      };
+      if (slot) await this.deps.hooks?.fire("pre_auxiliary_call", hookScope);
       const answered = await runWithFallback(routes, (route) =>
         this.deps.engine.complete(route, body, options),
       );
+      if (slot)
+        await this.deps.hooks?.fire("post_auxiliary_call", { ...hookScope, usage: answered.result.usage });
       const outcome = answered.result;
       const provider = answered.route.providerId;
       audit.provider = provider;

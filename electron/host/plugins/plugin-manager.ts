@@ -32,6 +32,7 @@ import { unpackedPath } from "./runtime/runtime-paths.js";
 import type { SessionEnd } from "./runtime/worker-session.js";
 import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
 
@@ -63,6 +64,8 @@ export interface PluginManagerOptions {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  /** Auxiliary slots plugins register (SPEC §6.3); a plugin's leave when it is disabled. */
+  slots: AuxiliaryTaskRegistry;
   llm: PluginLlmService;
   budgets: PluginBudgets;
   runtime: PluginRuntime;
@@ -370,6 +373,7 @@ export class PluginManager {
     this.options.commands.removePlugin(id);
     this.options.hooks.removePlugin(id);
     this.options.tools.removePlugin(id);
+    this.options.slots.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
     if (status === "disabled") {

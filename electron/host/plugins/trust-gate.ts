@@ -6,13 +6,11 @@
  */
 import type { PluginLlmPolicy, Settings } from "../config/config-schema.js";
 import { findProviderId } from "../llm/route.js";
+import { isBuiltinTask } from "../models/auxiliary-tasks.js";
 import { PluginLlmInputError, PluginLlmTrustError } from "./llm-errors.js";
 
 export const MAIN_AGENT_ID = "main";
 export const DEFAULT_PROFILE = "default";
-
-/** Built-in auxiliary slots the app runs (SPEC §6.2). */
-export const BUILTIN_TASKS = ["vision", "compression", "title_generation", "background_review"] as const;
 
 export interface RouteOverrides {
   provider?: unknown;
@@ -34,7 +32,7 @@ export interface GateDecision {
   task: string | null;
 }
 
-/** Slots a plugin registered itself (auxiliary slots arrive with their own issue). */
+/** Whether a plugin registered a slot itself (the slot registry answers it). */
 export type OwnSlotLookup = (pluginId: string, task: string) => boolean;
 export const noOwnSlots: OwnSlotLookup = () => false;
 
@@ -102,7 +100,7 @@ export function checkLlmTrust(
   };
 
   if (task !== undefined) {
-    if ((BUILTIN_TASKS as readonly string[]).includes(task)) {
+    if (isBuiltinTask(task)) {
       if (!granted("allow_task_override"))
         refuse(`cannot use the built-in task '${task}'`, "allow_task_override");
     } else if (!ownsSlot(pluginId, task)) {

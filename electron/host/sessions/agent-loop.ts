@@ -5,6 +5,8 @@
  */
 import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
+import type { Compactor } from "./compaction.js";
+import type { ImageDescriber } from "./image-description.js";
 import { runModelStep, type ModelStepDeps } from "./model-step.js";
 import { requestMessages } from "./request-builder.js";
 import { runToolCall, toolDefinitions } from "./tool-dispatch.js";
@@ -15,6 +17,10 @@ export const DEFAULT_MAX_ITERATIONS = 16;
 
 export interface AgentLoopDeps extends ModelStepDeps {
   tools: ToolRegistry;
+  /** Summarises the oldest turns when a request would pass 75 % of the context window. */
+  compactor?: Compactor;
+  /** Describes attached images through the vision slot when the main model is text-only. */
+  imageDescriber?: ImageDescriber;
   maxIterations?: number;
 }
 
@@ -48,6 +54,22 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
     input.takeSteers();
     if (signal.aborted) return { status: "stopped", reply };
     const tools = toolDefinitions(deps.tools);
+    const route = input.routes[0];
+    if (deps.imageDescriber && route) {
+      await deps.imageDescriber.describePending({ sessionId, gatewaySessionKey, route, signal });
+      if (signal.aborted) return { status: "stopped", reply };
+    }
+    if (deps.compactor && route) {
+      await deps.compactor.maybeCompact({
+        sessionId,
+        turnId,
+        gatewaySessionKey,
+        snapshot: input.snapshot,
+        route,
+        signal,
+      });
+      if (signal.aborted) return { status: "stopped", reply };
+    }
     const step = await runModelStep(deps, {
       sessionId,
       turnId,

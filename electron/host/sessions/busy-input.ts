@@ -14,7 +14,11 @@ import type { AgentLoopResult } from "./agent-loop.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnRunner } from "./turn-runner.js";
 import { HostShutdownAbort, type BusyInputMode, type SendResult, type TurnOrigin } from "./turn-types.js";
-import type { MessageDisposition, SessionRecord } from "./types.js";
+import type { ImageAttachment } from "./image-attachments.js";
+import type { JsonValue, MessageDisposition, SessionRecord } from "./types.js";
+
+const imagesMeta = (message: IncomingMessage): { images?: JsonValue } =>
+  message.images?.length ? { images: message.images as unknown as JsonValue } : {};
 
 export interface IncomingMessage {
   /** The session as read when the message arrived. */
@@ -23,6 +27,8 @@ export interface IncomingMessage {
   mode: BusyInputMode;
   origin: TurnOrigin;
   gatewaySessionKey: string;
+  /** Checked images that go with the message (SPEC §9.1), kept in its meta. */
+  images?: ImageAttachment[];
 }
 
 interface Waiting {
@@ -81,7 +87,7 @@ export class BusyInput {
         turnId,
         role: "user",
         content: message.text,
-        meta: { disposition: "started", origin: message.origin },
+        meta: { disposition: "started", origin: message.origin, ...imagesMeta(message) },
       });
       this.start({ ...message, turnId, unsettledUserMessageId: record.id });
       return { turnId, disposition: "started" };
@@ -237,7 +243,7 @@ export class BusyInput {
       turnId,
       role: "user",
       content: message.text,
-      meta: { disposition, origin: message.origin, pending: true },
+      meta: { disposition, origin: message.origin, pending: true, ...imagesMeta(message) },
     });
     const item: Waiting = {
       kind,

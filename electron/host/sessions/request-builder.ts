@@ -6,7 +6,34 @@
  * the provider reject the request).
  */
 import type { ChatMessage, ToolCall } from "../llm/chat-types.js";
+import { dataUrl, imagesOf } from "./image-attachments.js";
 import type { MessageRecord, SessionSnapshot } from "./types.js";
+
+/**
+ * A person's message as the model gets it: its images as image parts, or — when the vision slot
+ * described them because the main model is text-only — the descriptions in their place.
+ */
+function userContent(record: MessageRecord): ChatMessage["content"] {
+  const images = imagesOf(record.meta);
+  if (images.length === 0) return record.content;
+  const described = record.meta.imageDescriptions;
+  if (Array.isArray(described)) {
+    const notes = described.map((d, i) => `[Image ${i + 1}, described by the vision model: ${String(d)}]`);
+    return [record.content, ...notes].filter(Boolean).join("\n\n");
+  }
+  if (typeof record.meta.imageError === "string") {
+    return [
+      record.content,
+      `[${images.length} image(s) attached but not readable by this model: ${record.meta.imageError}]`,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+  }
+  return [
+    ...(record.content ? [{ type: "text" as const, text: record.content }] : []),
+    ...images.map((image) => ({ type: "image_url" as const, image_url: { url: dataUrl(image) } })),
+  ];
+}
 
 export function isPending(record: MessageRecord): boolean {
   return record.meta.pending === true;
@@ -46,7 +73,8 @@ export function historyMessages(records: readonly MessageRecord[]): ChatMessage[
   const out: ChatMessage[] = [];
   for (const record of visible) {
     if (record.role === "user") {
-      if (record.content) out.push({ role: "user", content: record.content });
+      const content = userContent(record);
+      if (content) out.push({ role: "user", content });
     } else if (record.role === "assistant") {
       const calls: ToolCall[] = (record.meta.toolCalls ?? [])
         .filter((c) => answered.has(c.id))
@@ -63,6 +91,30 @@ export function historyMessages(records: readonly MessageRecord[]): ChatMessage[
   return out;
 }
 
+/** The latest compaction marker (SPEC §9.1): its summary stands in for every turn up to `throughSeq`. */
+export function compactionOf(
+  records: readonly MessageRecord[],
+): { summary: string; throughSeq: number } | null {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i]!;
+    const compaction = record.meta.compaction as { throughSeq?: unknown } | undefined;
+    if (record.meta.notice === "compaction" && typeof compaction?.throughSeq === "number") {
+      return { summary: record.content, throughSeq: compaction.throughSeq };
+    }
+  }
+  return null;
+}
+
+/** The records a request still carries in full: those after the latest compaction. */
+export function visibleAfterCompaction(records: readonly MessageRecord[]): readonly MessageRecord[] {
+  const compaction = compactionOf(records);
+  return compaction ? records.filter((r) => r.seq > compaction.throughSeq) : records;
+}
+
 export function requestMessages(snapshot: SessionSnapshot, records: readonly MessageRecord[]): ChatMessage[] {
-  return [...systemMessages(snapshot), ...historyMessages(records)];
+  const compaction = compactionOf(records);
+  const summary: ChatMessage[] = compaction
+    ? [{ role: "system", content: `Summary of the earlier conversation:\n${compaction.summary}` }]
+    : [];
+  return [...systemMessages(snapshot), ...summary, ...historyMessages(visibleAfterCompaction(records))];
 }

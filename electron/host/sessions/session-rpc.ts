@@ -28,8 +28,8 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
     "session.create": async (params, ctx) => rpc(() => service.create(params, ctx.connectionId)),
     "session.list": async ({ query }) => rpc(() => ({ sessions: service.list(query) })),
     "session.messages": async ({ sessionId }) => rpc(() => ({ messages: service.messages(sessionId) })),
-    "session.send": async ({ sessionId, text, mode }, ctx) =>
-      rpc(() => service.send(sessionId, text, mode, ctx.connectionId)),
+    "session.send": async ({ sessionId, text, mode, images }, ctx) =>
+      rpc(() => service.send(sessionId, text, mode, ctx.connectionId, images)),
     "session.stop": async ({ sessionId }) => rpc(() => (service.stop(sessionId), {})),
     "session.delete": async ({ sessionId }, ctx) => {
       await rpcAsync(() => service.delete(sessionId, ctx.connectionId));

@@ -7,6 +7,8 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { SettingsStore } from "../config/settings-store.js";
 import type { EventHub } from "../events.js";
+import type { AuxiliaryCaller } from "../llm/auxiliary-call.js";
+import type { ModelInfoCache } from "../models/model-capabilities.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
@@ -22,6 +24,9 @@ import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import { parseChatInput } from "./slash-command.js";
 import type { StoreHandle } from "./store-handle.js";
+import { Compactor } from "./compaction.js";
+import { checkImages } from "./image-attachments.js";
+import { ImageDescriber } from "./image-description.js";
 import { TitleGenerator } from "./title-generator.js";
 import { Transcript } from "./transcript.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -45,11 +50,16 @@ export interface SessionServiceDeps {
   commands: CommandRegistry;
   log: AgentLog;
   clock: Clock;
+  /** Calls on auxiliary slots (titles, compression, vision). */
+  auxiliary: AuxiliaryCaller;
+  /** What providers' model lists said about context windows and vision. */
+  modelInfo?: ModelInfoCache;
   maxIterations?: number;
 }
 
 /** Times are epoch milliseconds throughout the session API (shapes in rpc/methods/sessions.ts). */
 export type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
+import type { SessionImageInput } from "../rpc/methods/sessions.js";
 
 export class SessionService {
   private readonly transcript: Transcript;
@@ -68,7 +78,15 @@ export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = () => deps.store.get();
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
-    const runner = new TurnRunner({ ...deps, transcript: this.transcript, store: this.store });
+    const compactor = new Compactor({ ...deps, transcript: this.transcript });
+    const imageDescriber = new ImageDescriber({ ...deps, transcript: this.transcript });
+    const runner = new TurnRunner({
+      ...deps,
+      transcript: this.transcript,
+      store: this.store,
+      compactor,
+      imageDescriber,
+    });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
     this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {
       this.transcript.emit("sessions.changed", null, {});
@@ -135,11 +153,18 @@ export class SessionService {
     text: string,
     mode: BusyInputMode | undefined,
     gatewaySessionKey: string,
+    rawImages?: readonly SessionImageInput[],
   ): SendResult {
     const session = this.sessionForTurn(sessionId);
-    if (!text.trim()) throw new SessionInputError("The message is empty; type something to send.");
+    const images = checkImages(rawImages);
+    if (!text.trim() && images.length === 0)
+      throw new SessionInputError("The message is empty; type something to send.");
     this.owners.set(sessionId, gatewaySessionKey);
     const input = parseChatInput(text, this.deps.commands);
+    if (input.kind === "command" && images.length > 0)
+      throw new SessionInputError(
+        "Images can't go with a slash command; send them in a message of their own.",
+      );
     if (input.kind === "command")
       return runChatCommand(
         { transcript: this.transcript, log: this.deps.log, track: (work) => this.track(work) },
@@ -154,6 +179,7 @@ export class SessionService {
       mode: input.kind === "steer" ? "steer" : (mode ?? this.deps.settings.get().display.busy_input_mode),
       origin: "person",
       gatewaySessionKey,
+      ...(images.length ? { images } : {}),
     });
   }
 

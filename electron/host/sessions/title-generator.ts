@@ -3,15 +3,11 @@
  * Reasoning tags, quotes and trailing punctuation never reach the title; a failure leaves
  * `New chat` (title state `failed`) and logs why. Usage is billed as `title_generation`.
  */
-import type { SettingsStore } from "../config/settings-store.js";
-import type { ChatEngine } from "../llm/chat-engine.js";
+import type { AuxiliaryCaller } from "../llm/auxiliary-call.js";
 import type { AgentLog } from "../logging/agent-log.js";
-import { resolveAuxiliaryRoute } from "../models/auxiliary-route.js";
-import type { HookRegistry } from "../plugins/hook-registry.js";
 import { isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
-import { usageEntry } from "./usage-ledger.js";
 
 export const MAX_TITLE_LENGTH = 60;
 
@@ -53,11 +49,10 @@ export function cleanTitle(raw: string): string {
 }
 
 export interface TitleGeneratorDeps {
-  engine: ChatEngine;
-  settings: SettingsStore;
+  /** Resolves the slot, fires the auxiliary hooks and bills `title_generation`. */
+  auxiliary: AuxiliaryCaller;
   store: () => SessionStore;
   transcript: Transcript;
-  hooks: HookRegistry;
   log: AgentLog;
 }
 
@@ -78,19 +73,17 @@ export class TitleGenerator {
         .slice(0, 4)
         .map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.content.slice(0, 2_000)}`)
         .join("\n\n");
-      const route = resolveAuxiliaryRoute("title_generation", this.deps.settings.get());
-      const scope = { sessionId, gatewaySessionKey, auxTask: "title_generation", pluginId: null };
-      await this.deps.hooks.fire("pre_auxiliary_call", scope);
-      const outcome = await this.deps.engine.complete(route, {
-        messages: [
-          { role: "system", content: instructions },
-          { role: "user", content: exchange },
-        ],
-        max_tokens: 64,
-        temperature: 0.3,
-      });
-      store().addUsage(sessionId, usageEntry("title_generation", outcome.usage));
-      await this.deps.hooks.fire("post_auxiliary_call", { ...scope, usage: outcome.usage });
+      const outcome = await this.deps.auxiliary.complete(
+        { task: "title_generation", sessionId, gatewaySessionKey },
+        {
+          messages: [
+            { role: "system", content: instructions },
+            { role: "user", content: exchange },
+          ],
+          max_tokens: 64,
+          temperature: 0.3,
+        },
+      );
       const title = cleanTitle(outcome.text);
       if (!title) throw new Error("the model answered no usable title");
       // A person may have renamed the chat while the title was being written: theirs wins.

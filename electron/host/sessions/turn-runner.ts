@@ -15,6 +15,8 @@ import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
+import type { Compactor } from "./compaction.js";
+import type { ImageDescriber } from "./image-description.js";
 import type { SessionRecord, SessionSnapshot } from "./types.js";
 
 export interface TurnRunnerDeps {
@@ -26,6 +28,8 @@ export interface TurnRunnerDeps {
   settings: SettingsStore;
   log: AgentLog;
   clock: Clock;
+  compactor?: Compactor;
+  imageDescriber?: ImageDescriber;
   maxIterations?: number;
 }
 

@@ -18,6 +18,8 @@ import type { BusyInputMode } from "../stores/chat-types.js";
 import { matchCommands, type SlashCommand } from "../stores/composer-store.js";
 import { selectIsRunning } from "../stores/transcript-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
+import { AttachImageButton, PendingImages } from "./image-attach-controls.js";
+import { useImageAttachments } from "./image-attachments.js";
 import { SlashMenu } from "./slash-menu.js";
 
 const busyHint: Record<BusyInputMode, string> = {
@@ -55,6 +57,7 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   const settingsLoaded = useChatSettings((s) => s.settings.kind !== "loading");
   const loadSettings = useChatSettings((s) => s.load);
   const disabled = disabledReason !== null;
+  const attachments = useImageAttachments();
 
   useEffect(() => {
     void loadCommands();
@@ -88,9 +91,17 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   };
 
   const submit = async () => {
-    if (disabled || !draft.trim() || sending) return;
+    if (disabled || (!draft.trim() && attachments.images.length === 0) || sending) return;
     const text = draft;
-    if (await send(text)) setDraft((current) => (current === text ? "" : current));
+    const images = attachments.images.map(({ mimeType, data, name }) => ({
+      mimeType,
+      data,
+      ...(name ? { name } : {}),
+    }));
+    if (await send(text, images)) {
+      setDraft((current) => (current === text ? "" : current));
+      attachments.clear();
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -129,7 +140,18 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
       <div className="composer-inner">
         {sendError ? <InlineAlert>Couldn't send: {sendError}</InlineAlert> : null}
         {disabled ? <div className="composer-disabled-reason">{disabledReason}</div> : null}
-        <div className={`composer-box${disabled ? " composer-box-disabled" : ""}`}>
+        {attachments.error ? <InlineAlert>{attachments.error}</InlineAlert> : null}
+        <PendingImages images={attachments.images} onRemove={attachments.remove} />
+        <div
+          className={`composer-box${disabled ? " composer-box-disabled" : ""}`}
+          onDragOver={(event) => event.preventDefault()}
+          onDrop={(event) => {
+            const files = attachments.filesOf(event.dataTransfer);
+            if (files.length === 0 || disabled) return;
+            event.preventDefault();
+            void attachments.addFiles(files);
+          }}
+        >
           {menuOpen ? <SlashMenu id={menuId} commands={matches} activeIndex={active} onPick={pick} /> : null}
           <textarea
             ref={input}
@@ -156,8 +178,15 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
               setActiveIndex(0);
             }}
             onKeyDown={onKeyDown}
+            onPaste={(event) => {
+              const files = attachments.filesOf(event.clipboardData);
+              if (files.length === 0) return;
+              event.preventDefault();
+              void attachments.addFiles(files);
+            }}
           />
           <div className="composer-buttons">
+            <AttachImageButton disabled={disabled} onFiles={(files) => void attachments.addFiles(files)} />
             {running ? (
               <button type="button" className="composer-stop" onClick={() => void stop()} aria-label="Stop">
                 <Square size={12} aria-hidden="true" fill="currentColor" />
@@ -168,7 +197,7 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
               type="button"
               className="composer-send"
               aria-label="Send"
-              disabled={disabled || sending || !draft.trim()}
+              disabled={disabled || sending || (!draft.trim() && attachments.images.length === 0)}
               onClick={() => void submit()}
             >
               <ArrowUp size={16} aria-hidden="true" />

@@ -5,7 +5,9 @@
 import { Bot, CircleExclamationPoint, Info, RotateCcw } from "lucide-react";
 import { memo } from "react";
 import type { ChatMessage } from "../stores/chat-types.js";
+import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
 import { CopyButton } from "./copy-button.js";
+import { MessageImages } from "./message-images.js";
 import { Markdown } from "./markdown.js";
 import { ReplyMarks, UserMarks } from "./message-marks.js";
 import { ToolCall, type ToolCallView } from "./tool-call.js";
@@ -30,6 +32,7 @@ export const MessageRow = memo(function MessageRow({
   providerName,
 }: MessageRowProps) {
   if (message.role === "tool" || message.role === "system") return null;
+  if (isCompactionMarker(message)) return <CompactionMarker message={message} />;
   if (message.role === "notice") {
     return (
       <p className="message-notice" data-message-id={message.id}>
@@ -46,7 +49,8 @@ export const MessageRow = memo(function MessageRow({
         data-message-id={message.id}
         data-role="user"
       >
-        <div className="message-bubble">{message.content}</div>
+        <MessageImages message={message} />
+        {message.content ? <div className="message-bubble">{message.content}</div> : null}
         <UserMarks message={message} />
         <div className="message-actions">
           <CopyButton text={message.content} />

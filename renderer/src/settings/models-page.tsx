@@ -1,5 +1,6 @@
-/** Settings → Models: one tab per kind of slot (Main now; Auxiliary comes later). */
+/** Settings → Models: one tab per kind of slot — Main, and Auxiliary (SPEC §6.5). */
 import * as Tabs from "@radix-ui/react-tabs";
+import { AuxiliaryPanel } from "./auxiliary/auxiliary-panel.js";
 import { MainModelPanel } from "./main-model-panel.js";
 import { SettingsPageHeader } from "./settings-page-header.js";
 
@@ -16,9 +17,15 @@ export function ModelsPage() {
           <Tabs.Trigger value="main" className="tabs-trigger">
             Main
           </Tabs.Trigger>
+          <Tabs.Trigger value="auxiliary" className="tabs-trigger">
+            Auxiliary
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="main" className="tabs-content">
           <MainModelPanel />
+        </Tabs.Content>
+        <Tabs.Content value="auxiliary" className="tabs-content">
+          <AuxiliaryPanel />
         </Tabs.Content>
       </Tabs.Root>
     </section>

@@ -5,6 +5,7 @@ import { Button } from "../ui/button.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { useProviders } from "../stores/stores-context.js";
 import type { ConnectionTest } from "../stores/providers-store.js";
+import { ModelSettingsPanel } from "./model-settings-panel.js";
 
 export function ProviderRow({
   provider,
@@ -54,6 +55,7 @@ export function ProviderRow({
         </div>
       </div>
       {test && test.kind !== "testing" ? <ConnectionTestResult name={provider.name} test={test} /> : null}
+      <ModelSettingsPanel providerId={provider.id} providerName={provider.name} />
     </li>
   );
 }

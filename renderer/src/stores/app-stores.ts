@@ -5,6 +5,8 @@
  */
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
+import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
+import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
 import { createHostStore, type HostState } from "./host-store.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
@@ -16,6 +18,8 @@ export interface AppStores {
   host: StoreApi<HostState>;
   providers: StoreApi<ProvidersState>;
   mainModel: StoreApi<MainModelState>;
+  auxiliary: StoreApi<AuxiliaryState>;
+  modelSettings: StoreApi<ModelSettingsState>;
   navigation: StoreApi<NavigationState>;
   plugins: StoreApi<PluginsState>;
   chat: ChatStores;
@@ -30,6 +34,8 @@ export function createAppStores(client: HermesClient): AppStores {
     host: createHostStore(client),
     providers,
     mainModel,
+    auxiliary: createAuxiliaryStore(client),
+    modelSettings: createModelSettingsStore(client),
     navigation: createNavigationStore(),
     plugins: createPluginsStore(client),
     chat: createChatStores(client),
@@ -42,6 +48,8 @@ export function refreshFromHost(stores: AppStores): Promise<void> {
     stores.providers.getState().load(),
     stores.mainModel.getState().loadCurrent(),
     stores.plugins.getState().load(),
+    stores.auxiliary.getState().load(),
+    stores.modelSettings.getState().refreshIfLoaded(),
   ]).then(() => undefined);
 }
 
@@ -52,7 +60,11 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
     // The host learned something it reports in host.info (e.g. the keychain is unavailable).
     if (event.type === "host.changed") void stores.host.getState().load();
     // A plugin finished loading, failed or was unloaded (also by a hand edit of config.yaml).
-    if (event.type === "plugins.changed") void stores.plugins.getState().load();
+    if (event.type === "plugins.changed") {
+      void stores.plugins.getState().load();
+      // A plugin's slots come and go with it.
+      void stores.auxiliary.getState().load();
+    }
   });
   let lastStatus = client.status;
   const stopStatus = client.onStatusChange((status) => {

@@ -3,6 +3,7 @@
  * (the host applies `display.busy_input_mode`; `/steer` always steers), and remembers what
  * happened to the message; plus the slash commands plugins registered, for autocomplete.
  */
+import type { SessionImageInput } from "../../../electron/host/rpc/methods/sessions.js";
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { ResultOf } from "../../../electron/host/rpc/contract.js";
 import type { HermesClient } from "../api/client.js";
@@ -34,8 +35,8 @@ export interface SendingSlice {
   sendError: string | null;
   /** What happened to the last message, when it did not simply start a turn. */
   lastDisposition: { disposition: Exclude<SendDisposition, "started">; at: number } | null;
-  /** Resolves true when the host took the message (the caller clears the draft). */
-  send(text: string): Promise<boolean>;
+  /** Resolves true when the host took the message (the caller clears the draft and images). */
+  send(text: string, images?: readonly SessionImageInput[]): Promise<boolean>;
   clearSendError(): void;
 }
 
@@ -61,9 +62,9 @@ const createSendingSlice =
     sending: false,
     sendError: null,
     lastDisposition: null,
-    async send(raw) {
+    async send(raw, images = []) {
       const text = raw.trim();
-      if (!text || get().sending) return false;
+      if ((!text && images.length === 0) || get().sending) return false;
       set({ sending: true, sendError: null });
       try {
         let sessionId = deps.sessions.getState().selectedId;
@@ -75,6 +76,7 @@ const createSendingSlice =
           sessionId,
           text,
           ...(steerPrefix.test(text) ? { mode: "steer" as const } : {}),
+          ...(images.length ? { images: [...images] } : {}),
         });
         if (disposition === "started") deps.transcript.getState().noteTurnStarted(sessionId, turnId);
         set({ lastDisposition: disposition === "started" ? null : { disposition, at: Date.now() } });

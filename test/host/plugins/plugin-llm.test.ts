@@ -276,6 +276,19 @@ describe("ctx.llm: image input and the vision slot", () => {
     }
   });
 
+  it("keeps image input on a vision-capable main model even when the vision slot is pinned", async () => {
+    rig.settings.set("auxiliary.vision", { provider: "other", model: "other/model-a" });
+    rig.settings.set("providers.fake.models", { "fake/chat-small": { vision: true } });
+    try {
+      rig.provider.enqueue("a bird");
+      expect(await rig.llm.complete(ID, withImage)).toMatchObject({ text: "a bird", provider: "fake" });
+      expect(rig.other.requests).toHaveLength(0);
+    } finally {
+      rig.settings.delete("auxiliary.vision");
+      rig.settings.delete("providers.fake.models");
+    }
+  });
+
   it("keeps image input on the main model when no vision slot is pinned", async () => {
     rig.provider.enqueue("a dog");
     expect(await rig.llm.complete(ID, withImage)).toMatchObject({ text: "a dog", provider: "fake" });

@@ -8,6 +8,7 @@ import type { SettingsDocument } from "../../../electron/host/config/config-sche
 import { ChatEngine } from "../../../electron/host/llm/chat-engine.js";
 import type { Usage } from "../../../electron/host/llm/usage.js";
 import { createAgentLog, type AgentLog } from "../../../electron/host/logging/agent-log.js";
+import { AuxiliaryTaskRegistry } from "../../../electron/host/models/auxiliary-tasks.js";
 import { CommandRegistry } from "../../../electron/host/plugins/command-registry.js";
 import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
 import { PluginLlmService } from "../../../electron/host/plugins/plugin-llm.js";
@@ -42,6 +43,7 @@ export interface Rig {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  slots: AuxiliaryTaskRegistry;
   clock: ManualClock;
   logLines(): string[];
   /** Sets `plugins.entries.<id>.llm` exactly as given (absent keys stay absent). */
@@ -101,15 +103,18 @@ export async function startRig(
     check: (id: string) => budgets?.check(id),
     spend: (id: string, tokens: number) => budgets?.spend(id, tokens),
   };
+  const slots = new AuxiliaryTaskRegistry();
+  const hooks = new HookRegistry(log, clock);
   const llm = new PluginLlmService({
     settings,
     engine,
     log,
+    slots,
+    hooks,
     billUsage: (sessionId, category, usage) => void billed.push({ sessionId, category, usage }),
     budget: budgetProxy,
   });
   const commands = new CommandRegistry();
-  const hooks = new HookRegistry(log, clock);
   const tools = new ToolRegistry();
   const managers: PluginManager[] = [];
 
@@ -130,6 +135,7 @@ export async function startRig(
     commands,
     hooks,
     tools,
+    slots,
     clock,
     userPlugins,
     logLines: () => {
@@ -168,6 +174,7 @@ export async function startRig(
         commands,
         hooks,
         tools,
+        slots,
         llm,
         budgets,
         runtime,
@@ -254,6 +261,7 @@ const members = {
   redact: (ctx, text, options) => ctx.redact(text, options),
   hasCapability: (ctx, id) => ctx.hasCapability(id),
   env: () => ({ ...process.env }),
+  registerAuxiliaryTask: (ctx, key, spec) => ctx.registerAuxiliaryTask(key, spec),
   registerLate: (ctx) => {
     ctx.registerCommand({ name: "late-cmd", argsHint: "<x>", handler: (raw) => "late:" + raw });
     ctx.registerHook("on_session_start", () => undefined);

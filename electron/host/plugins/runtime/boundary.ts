@@ -10,6 +10,7 @@
  * `advanced` serialization): functions never cross, a handler is an id the worker keeps.
  */
 import type {
+  AuxiliaryTaskSpec,
   CompleteParams,
   CompleteResult,
   CompleteStructuredParams,
@@ -45,8 +46,9 @@ export interface CtxCalls {
     },
     null
   >;
-  // Later members (registerAuxiliaryTask, sideQuestion, forkSession, registerRpc, emitToSession,
-  // injectMessage, registerIdleTask) each add one entry here.
+  registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
+  // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
+  // registerIdleTask) each add one entry here.
 }
 
 /** Host → worker. */

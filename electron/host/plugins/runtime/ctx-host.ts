@@ -7,6 +7,7 @@
 import { Ajv } from "ajv";
 import type { LogFields, PluginLlm } from "../../../../plugins/sdk/types.js";
 import type { AgentLog } from "../../logging/agent-log.js";
+import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import type { CommandRegistry } from "../command-registry.js";
 import type { HookRegistry } from "../hook-registry.js";
 import { isHookName } from "../hook-types.js";
@@ -49,6 +50,8 @@ export interface CtxHostDeps {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  /** The host's slot registry (SPEC §6.3); a plugin's slots leave it when the plugin does. */
+  slots: Pick<AuxiliaryTaskRegistry, "register">;
   log: AgentLog;
   /** The plugin's live worker session. */
   session(): WorkerSession;
@@ -161,6 +164,11 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
         parameters,
         handler: proxy(handlerId, `tool ${name}`, "plugin_tool_error", deadline.tool),
       });
+      return null;
+    },
+    registerAuxiliaryTask: ({ key, spec }) => {
+      deps.assertActive();
+      deps.slots.register(pluginId, key, spec);
       return null;
     },
   };

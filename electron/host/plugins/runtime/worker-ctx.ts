@@ -6,6 +6,7 @@
  * awaited before it counts as finished, so a refused one (a taken command name) fails the load.
  */
 import type {
+  AuxiliaryTaskSpec,
   CommandSpec,
   CompleteParams,
   CompleteStructuredParams,
@@ -18,6 +19,7 @@ import type {
   PluginState,
   ToolSpec,
 } from "../../../../plugins/sdk/types.js";
+import { taskKeyProblem } from "../../models/auxiliary-tasks.js";
 import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
 import { assertJson } from "../plugin-state.js";
@@ -115,6 +117,20 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     });
   };
 
+  const registerAuxiliaryTask = (key: string, spec: AuxiliaryTaskSpec): void => {
+    // Key rules are checked here so `register` sees their error; a key another plugin holds is
+    // refused by the host (and fails the load when it happens during `register`).
+    const problem = taskKeyProblem(key);
+    if (problem !== null) throw new PluginRegistrationError(problem);
+    let plain: AuxiliaryTaskSpec;
+    try {
+      plain = structuredClone(spec ?? {});
+    } catch {
+      throw new PluginRegistrationError(`registerAuxiliaryTask("${key}"): the spec must be plain data.`);
+    }
+    send("registerAuxiliaryTask", { key, spec: plain });
+  };
+
   const logAt =
     (level: "INFO" | "WARN" | "ERROR") =>
     (message: string, fields?: LogFields): void => {
@@ -156,6 +172,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerCommand,
     registerHook,
     registerTool,
+    registerAuxiliaryTask,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
     redact: (text: string, options?: { force?: boolean }) =>
       redactor.redact(String(text), { force: options?.force === true }),

@@ -15,6 +15,7 @@ import type { PluginLlmService } from "../plugin-llm.js";
 import { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import type { Mirror } from "./boundary.js";
+import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
@@ -27,6 +28,7 @@ export interface WorkerServices {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  slots: AuxiliaryTaskRegistry;
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
@@ -72,6 +74,7 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       commands: o.commands,
       hooks: o.hooks,
       tools: o.tools,
+      slots: o.slots,
       log: o.log,
       session: request.session,
       ...(o.deadlines && { deadlines: o.deadlines }),

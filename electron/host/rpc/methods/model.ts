@@ -1,4 +1,4 @@
-import { method } from "../define.js";
+import { method, noParams, type EmptyParams } from "../define.js";
 
 export interface ModelSetMainParams {
   scope: "main";
@@ -10,6 +10,7 @@ export interface ModelSetAuxiliaryParams {
   scope: "auxiliary";
   /** A slot key, or `__reset__` for every slot. */
   task: string;
+  /** `auto` makes the slot follow its base or the main model again. */
   provider: string;
   model: string;
   base_url?: string;
@@ -23,11 +24,40 @@ export interface StaleAuxSlot {
   model: string;
 }
 
+/** Where a slot's effective route comes from (SPEC §6.4's steps). */
+export type AuxiliaryRouteSource = "pin" | "inherited" | "defaults" | "main";
+
+/** One row of `model.auxiliary.list` / `GET /api/model/auxiliary` (SPEC §11). */
+export interface AuxiliaryTaskRow {
+  task: string;
+  /** The user's block as written ("auto" when absent). */
+  provider: string;
+  model: string;
+  base_url: string;
+  /** Seconds, after defaults and the base (SPEC §6.4 precedence). */
+  timeout: number;
+  label: string;
+  hint: string;
+  /** The owning plugin's id, for a plugin slot. */
+  plugin?: string;
+  inherit_from: string | null;
+  effective: { provider: string; model: string; base_url: string };
+  stale: boolean;
+  source: AuxiliaryRouteSource;
+  /** The slots the route passes through, this one first (more than one when inherited). */
+  chain: string[];
+  /** Why the route can't be called right now (a removed provider), with what to do; else null. */
+  broken: string | null;
+}
+
 export type ModelSetResult =
   | { ok: true; scope: "main"; provider: string; model: string; stale_aux: StaleAuxSlot[] }
-  | { ok: true; scope: "auxiliary"; tasks: unknown[] };
+  | { ok: true; scope: "auxiliary"; tasks: AuxiliaryTaskRow[] };
+
+export const RESET_ALL_TASKS = "__reset__";
 
 export const modelMethods = {
+  "model.auxiliary.list": method<EmptyParams, { tasks: AuxiliaryTaskRow[] }>(noParams),
   "model.set": method<ModelSetParams, ModelSetResult>({
     type: "object",
     required: ["scope", "provider", "model"],

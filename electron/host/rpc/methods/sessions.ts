@@ -5,6 +5,14 @@
  */
 import { method, type EmptyParams } from "../define.js";
 
+/** What a message may carry (SPEC §9.1); the composer checks these first, the host for sure. */
+export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_IMAGES_PER_MESSAGE = 4;
+
+/** An image attached to a message, as a client sends it. */
+export type SessionImageInput = { mimeType: string; data: string; name?: string };
+
 /** A transcript message as clients see it. */
 export type MessageView = {
   id: string;
@@ -80,7 +88,14 @@ export const sessionMethods = {
   }),
   "session.messages": method<{ sessionId: string }, { messages: MessageView[] }>(onlySession),
   "session.send": method<
-    { sessionId: string; text: string; mode?: SessionSendMode },
+    {
+      sessionId: string;
+      /** May be empty when images go with the message. */
+      text: string;
+      mode?: SessionSendMode;
+      /** PNG, JPEG, WebP or GIF, base64 (SPEC §9.1); checked by their bytes in the host. */
+      images?: SessionImageInput[];
+    },
     { turnId: string; disposition: "started" | "queued" | "steered" | "redirected" }
   >({
     type: "object",
@@ -88,8 +103,23 @@ export const sessionMethods = {
     required: ["sessionId", "text"],
     properties: {
       sessionId,
-      text: { type: "string", minLength: 1, maxLength: 1_000_000 },
+      text: { type: "string", maxLength: 1_000_000 },
       mode: { type: "string", enum: ["queue", "steer", "interrupt"] },
+      images: {
+        type: "array",
+        maxItems: 8,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["mimeType", "data"],
+          properties: {
+            mimeType: { type: "string", maxLength: 100 },
+            // Base64 of at most ~5 MB plus slack; the host gives the exact size refusal.
+            data: { type: "string", maxLength: 8 * 1024 * 1024 },
+            name: { type: "string", maxLength: 1000 },
+          },
+        },
+      },
     },
   }),
   "session.stop": method<{ sessionId: string }, EmptyParams>(onlySession),

@@ -1,0 +1,74 @@
+/**
+ * Images a person attaches to a message (SPEC §9.1): PNG, JPEG, WebP or GIF, checked by their
+ * bytes (not the name or the declared type), at most 5 MB each and 4 per message. They are kept
+ * with the message in the session store (base64 in its meta), never as loose files.
+ */
+import type { IMAGE_MIME_TYPES } from "../rpc/methods/sessions.js";
+import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE } from "../rpc/methods/sessions.js";
+import { SessionInputError } from "./session-errors.js";
+
+export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+
+/** As stored in a user message's `meta.images` and sent to a vision model as a `data:` URL. */
+export interface ImageAttachment {
+  mimeType: ImageMimeType;
+  /** Base64, no `data:` prefix. */
+  data: string;
+  bytes: number;
+  name?: string;
+}
+
+/** The type the bytes say, or null when they are none of the four. */
+export function sniffImageType(bytes: Uint8Array): ImageMimeType | null {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  const ascii = (from: number, text: string) =>
+    [...text].every((ch, i) => bytes[from + i] === ch.charCodeAt(0));
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (ascii(0, "GIF87a") || ascii(0, "GIF89a")) return "image/gif";
+  if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "image/webp";
+  return null;
+}
+
+const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
+const megabytes = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+
+/** Checks what a client sent; each refusal says what to do. */
+export function checkImages(
+  raw: readonly { mimeType: string; data: string; name?: string }[] | undefined,
+): ImageAttachment[] {
+  if (!raw || raw.length === 0) return [];
+  if (raw.length > MAX_IMAGES_PER_MESSAGE) {
+    throw new SessionInputError(
+      `At most ${MAX_IMAGES_PER_MESSAGE} images go with one message; remove some and send again.`,
+    );
+  }
+  return raw.map((image, index) => {
+    const label = image.name ? `"${image.name}"` : `Image ${index + 1}`;
+    const data = image.data.replace(/^data:[^,]*,/, "").replace(/\s+/g, "");
+    if (!data || data.length % 4 !== 0 || !base64Pattern.test(data)) {
+      throw new SessionInputError(`${label} could not be read; attach the file again.`);
+    }
+    const bytes = Buffer.from(data, "base64");
+    if (bytes.length > MAX_IMAGE_BYTES) {
+      throw new SessionInputError(
+        `${label} is ${megabytes(bytes.length)}; images can be at most ${megabytes(MAX_IMAGE_BYTES)}. Shrink it and attach it again.`,
+      );
+    }
+    const sniffed = sniffImageType(bytes);
+    if (!sniffed) {
+      throw new SessionInputError(`${label} is not an image the app can send; use PNG, JPEG, WebP or GIF.`);
+    }
+    return {
+      mimeType: sniffed,
+      data,
+      bytes: bytes.length,
+      ...(image.name ? { name: image.name.slice(0, 200) } : {}),
+    };
+  });
+}
+
+export const imagesOf = (meta: { [key: string]: unknown }): ImageAttachment[] =>
+  Array.isArray(meta["images"]) ? (meta["images"] as unknown as ImageAttachment[]) : [];
+
+export const dataUrl = (image: ImageAttachment): string => `data:${image.mimeType};base64,${image.data}`;
