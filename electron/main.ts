@@ -20,6 +20,8 @@ import { parseLaunchArgs } from "./cli-args.js";
 import { ConfigUnreadableError } from "./host/config/config-errors.js";
 import { createHost, type Host } from "./host/host.js";
 import { ipcChannels } from "./host/rpc/contract.js";
+import { RpcError } from "./host/rpc/errors.js";
+import { errorResponse } from "./host/rpc/frames.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
@@ -108,11 +110,7 @@ void app.whenReady().then(() => {
 
   ipcMain.handle(ipcChannels.request, async (event, frame: { method?: unknown; params?: unknown }) => {
     if (!trusted(event) || !host) {
-      return {
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32001, message: "Untrusted sender", data: { reason: "unauthorized" } },
-      };
+      return errorResponse(null, new RpcError("unauthorized", "Untrusted sender"));
     }
     return host.router.handle(
       { jsonrpc: "2.0", id: 1, method: frame?.method, params: frame?.params },

@@ -1,5 +1,11 @@
-/** Maps the services' own error classes to RPC errors with stable reasons (SPEC §11). */
+/**
+ * The one place where the services' own errors become RPC errors with stable reasons (the
+ * `error.data.reason` of docs/rpc-reference.md). Services throw their own classes and never build
+ * RPC errors; an error not listed here is a bug and answers `internal_error`.
+ */
 import { ConfigUnreadableError, ConfigValidationError } from "./config/config-errors.js";
+import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./models/model-errors.js";
+import { PluginNotFoundError } from "./plugins/plugin-manager.js";
 import { RpcError } from "./rpc/errors.js";
 import { InvalidVaultInputError, KeychainUnavailableError } from "./secrets/errors.js";
 
@@ -9,6 +15,10 @@ export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ConfigUnreadableError) return new RpcError("config_unreadable", err.message);
   if (err instanceof KeychainUnavailableError) return new RpcError("keychain_unavailable", err.message);
   if (err instanceof InvalidVaultInputError) return new RpcError("invalid_params", err.message);
+  if (err instanceof ModelInputError) return new RpcError("invalid_params", err.message, { key: err.key });
+  if (err instanceof ProviderNotFoundError) return new RpcError("not_found", err.message);
+  if (err instanceof ProviderAnswerError) return new RpcError("provider_error", err.message);
+  if (err instanceof PluginNotFoundError) return new RpcError("plugin_not_found", err.message);
   if (err instanceof Error && err.name === "SessionStoreError")
     return new RpcError("store_error", err.message);
   return null;

@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { EventHub } from "../host/events.js";
+import { RpcError } from "../host/rpc/errors.js";
+import { errorResponse } from "../host/rpc/frames.js";
 import type { Router } from "../host/rpc/router.js";
 import { RPC_SUBPROTOCOL } from "../host/rpc/web-token.js";
 import {
@@ -45,8 +47,6 @@ export interface WebServer {
 /** Loopback only, by construction: there is no option to bind anywhere else. */
 const loopback = "127.0.0.1";
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
-
-const invalidFrame = (message: string) => ({ code: -32700, message, data: { reason: "invalid_request" } });
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res
@@ -125,7 +125,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     // connection with the matching code (1009 for an oversized frame); only say so.
     ws.on("error", (err) => log(`Web UI: closing a connection: ${err.message}`));
     const refuseFrame = (message: string) =>
-      ws.send(JSON.stringify({ jsonrpc: "2.0", id: null, error: invalidFrame(message) }));
+      ws.send(JSON.stringify(errorResponse(null, new RpcError("parse_error", message))));
     ws.on("message", (data, isBinary) => {
       if (isBinary) return refuseFrame("Frames must be text (JSON-RPC 2.0 as UTF-8 JSON), not binary.");
       let frame: unknown;

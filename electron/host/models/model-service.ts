@@ -6,7 +6,7 @@
 import type { AuxiliaryTaskConfig, SettingsDocument } from "../config/config-schema.js";
 import type { SettingsStore } from "../config/settings-store.js";
 import { findProviderId } from "../llm/route.js";
-import { RpcError } from "../rpc/errors.js";
+import { ModelInputError } from "./model-errors.js";
 import {
   RESET_ALL_TASKS,
   type AuxiliaryTaskRow,
@@ -47,10 +47,9 @@ export class ModelService {
   private configuredProvider(raw: string, key: string): string {
     const providerId = findProviderId(this.settings.get(), raw);
     if (!providerId) {
-      throw new RpcError(
-        "invalid_params",
+      throw new ModelInputError(
         `${key} "${raw}" is not a configured provider; add it in Settings → Providers or pick another.`,
-        { key },
+        key,
       );
     }
     return providerId;
@@ -59,7 +58,7 @@ export class ModelService {
   private setMain(params: ModelSetMainParams): ModelSetResult {
     const providerId = this.configuredProvider(params.provider, "model.provider");
     if (!params.model.trim()) {
-      throw new RpcError("invalid_params", "model.model must name a model", { key: "model.model" });
+      throw new ModelInputError("model.model must name a model", "model.model");
     }
     this.settings.set("model", { provider: providerId, model: params.model.trim() });
     const after = this.settings.get();
@@ -82,10 +81,9 @@ export class ModelService {
       return { ok: true, scope: "auxiliary", tasks: this.auxiliaryList().tasks };
     }
     if (!this.slots.get(task)) {
-      throw new RpcError(
-        "invalid_params",
+      throw new ModelInputError(
         `unknown auxiliary task "${task}"; the tasks are: ${this.slots.keys().join(", ")}`,
-        { key: "task" },
+        "task",
       );
     }
     const provider = params.provider.trim();

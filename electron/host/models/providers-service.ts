@@ -7,7 +7,7 @@ import type { ProviderConfig } from "../config/config-schema.js";
 import { createProviderClient } from "../llm/provider-client.js";
 import { describeProviderError } from "../llm/provider-errors.js";
 import { requestKey } from "../llm/request-key.js";
-import { RpcError } from "../rpc/errors.js";
+import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./model-errors.js";
 import type { ProvidersSaveParams, ProviderView } from "../rpc/methods/providers.js";
 import type { Vault } from "../secrets/vault.js";
 import type { ModelInfoCache } from "./model-capabilities.js";
@@ -19,20 +19,15 @@ export function validateBaseUrl(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new RpcError("invalid_params", `base_url "${raw}" is not a URL; it looks like https://host/v1`, {
-      key: "base_url",
-    });
+    throw new ModelInputError(`base_url "${raw}" is not a URL; it looks like https://host/v1`, "base_url");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new RpcError("invalid_params", "base_url must start with http:// or https://", { key: "base_url" });
+    throw new ModelInputError("base_url must start with http:// or https://", "base_url");
   }
   if (url.username || url.password) {
-    throw new RpcError(
-      "invalid_params",
+    throw new ModelInputError(
       "base_url must not hold credentials; put the key in the API key field",
-      {
-        key: "base_url",
-      },
+      "base_url",
     );
   }
   return url.toString().replace(/\/+$/, "");
@@ -51,7 +46,7 @@ export class ProvidersService {
     // Own keys only: "constructor" must not find Object.prototype's member.
     const provider = Object.hasOwn(providers, id) ? providers[id] : undefined;
     if (!provider)
-      throw new RpcError("not_found", `No provider "${id}"; add it in Settings → Providers first.`);
+      throw new ProviderNotFoundError(`No provider "${id}"; add it in Settings → Providers first.`);
     return provider;
   }
 
@@ -131,10 +126,7 @@ export class ProvidersService {
         key.keychainProblem && (status === 401 || status === 403)
           ? ` No key was sent: ${key.keychainProblem.message}`
           : "";
-      throw new RpcError(
-        "provider_error",
-        describeProviderError(err, provider.name, provider.base_url) + hint,
-      );
+      throw new ProviderAnswerError(describeProviderError(err, provider.name, provider.base_url) + hint);
     }
   }
 }

@@ -1,8 +1,7 @@
 /** The `plugins.*` RPC handlers (SPEC §11) over the PluginManager. */
 import { mkdirSync } from "node:fs";
-import { RpcError } from "../rpc/errors.js";
 import type { Handler } from "../rpc/router.js";
-import { PluginNotFoundError, type PluginManager } from "./plugin-manager.js";
+import type { PluginManager } from "./plugin-manager.js";
 
 type PluginMethod =
   | "plugins.list"
@@ -15,11 +14,6 @@ type PluginMethod =
 /** Opens a folder in the OS file manager; the desktop shell passes Electron's `shell.openPath`. */
 export type OpenFolder = (path: string) => Promise<boolean>;
 
-const mapNotFound = (error: unknown): never => {
-  if (error instanceof PluginNotFoundError) throw new RpcError("plugin_not_found", error.message);
-  throw error;
-};
-
 export function pluginHandlers(
   manager: PluginManager,
   openFolder?: OpenFolder,
@@ -31,11 +25,11 @@ export function pluginHandlers(
     },
     "plugins.setEnabled": async ({ id, enabled }) => {
       await manager.ready();
-      return { plugin: await manager.setEnabled(id, enabled).catch(mapNotFound) };
+      return { plugin: await manager.setEnabled(id, enabled) };
     },
     "plugins.restart": async ({ id }) => {
       await manager.ready();
-      return { plugin: await manager.restart(id).catch(mapNotFound) };
+      return { plugin: await manager.restart(id) };
     },
     "plugins.rescan": async () => {
       await manager.ready();

@@ -5,6 +5,7 @@
 export type ErrorReason =
   | "invalid_params"
   | "invalid_request"
+  | "parse_error"
   | "method_not_found"
   | "unauthorized"
   | "keychain_unavailable"
@@ -19,6 +20,7 @@ export type ErrorReason =
 
 /** JSON-RPC 2.0 error codes, with an app range for reasons JSON-RPC has no code for. */
 export const errorCodes: Record<ErrorReason, number> = {
+  parse_error: -32700,
   invalid_request: -32600,
   method_not_found: -32601,
   invalid_params: -32602,

@@ -1,5 +1,5 @@
 /** JSON-RPC 2.0 frames exchanged between a client (renderer, script, plugin page) and the host. */
-import type { RpcErrorObject } from "./errors.js";
+import type { RpcError, RpcErrorObject } from "./errors.js";
 
 export type RequestId = string | number;
 
@@ -23,3 +23,8 @@ export interface EventFrame {
 
 export const isEventFrame = (frame: unknown): frame is EventFrame =>
   typeof frame === "object" && frame !== null && (frame as { method?: unknown }).method === "event";
+
+/** The one way an error answer is built, by the router and by each transport alike. */
+export function errorResponse(id: RequestId | null, error: RpcError): ResponseFrame {
+  return { jsonrpc: "2.0", id, error: error.toObject() };
+}

@@ -4,8 +4,8 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { isMethodName, methodTable, type MethodName, type ParamsOf, type ResultOf } from "./contract.js";
-import { RpcError, errorCodes, type RpcErrorObject } from "./errors.js";
-import type { RequestId, ResponseFrame } from "./frames.js";
+import { RpcError } from "./errors.js";
+import { errorResponse, type ResponseFrame } from "./frames.js";
 import { MAX_PARAM_DEPTH, tooDeepAt } from "./param-depth.js";
 
 /** Who is calling: the transport fills this in; handlers use it for scoping (e.g. gatewaySessionKey). */
@@ -61,33 +61,23 @@ export function createRouter(
   /** Masks secrets in error messages (a provider's answer quoted in a `provider_error`). */
   redact: (text: string) => string = (text) => text,
 ): Router {
-  const fail = (id: RequestId | null, error: RpcErrorObject): ResponseFrame => ({
-    jsonrpc: "2.0",
-    id,
-    error,
-  });
+  const fail = errorResponse;
 
   return {
     async handle(frame, ctx) {
       if (typeof frame !== "object" || frame === null || Array.isArray(frame)) {
-        return fail(
-          null,
-          new RpcError("invalid_request", "A request must be a JSON-RPC 2.0 object").toObject(),
-        );
+        return fail(null, new RpcError("invalid_request", "A request must be a JSON-RPC 2.0 object"));
       }
       const { jsonrpc, id, method, params } = frame as Record<string, unknown>;
       const requestId = typeof id === "string" || typeof id === "number" ? id : null;
       if (jsonrpc !== "2.0" || typeof method !== "string" || requestId === null) {
         return fail(
           requestId,
-          new RpcError(
-            "invalid_request",
-            'A request needs jsonrpc "2.0", a string method and an id',
-          ).toObject(),
+          new RpcError("invalid_request", 'A request needs jsonrpc "2.0", a string method and an id'),
         );
       }
       if (!isMethodName(method)) {
-        return fail(requestId, new RpcError("method_not_found", `Unknown method "${method}"`).toObject());
+        return fail(requestId, new RpcError("method_not_found", `Unknown method "${method}"`));
       }
       const input = params ?? {};
       const deepAt = tooDeepAt(input);
@@ -99,7 +89,7 @@ export function createRouter(
             "invalid_params",
             `params.${deepAt.split(".").slice(0, 3).join(".")}… nests deeper than ${MAX_PARAM_DEPTH} levels; send flatter data`,
             { key },
-          ).toObject(),
+          ),
         );
       }
       const validate = validatorFor(method);
@@ -108,7 +98,7 @@ export function createRouter(
         const { message, key } = first
           ? describeParamError(first)
           : { message: "params are invalid", key: "" };
-        return fail(requestId, new RpcError("invalid_params", message, { key }).toObject());
+        return fail(requestId, new RpcError("invalid_params", message, { key }));
       }
       try {
         const handler = handlers[method] as (p: unknown, c: CallContext) => Promise<unknown>;
@@ -116,16 +106,12 @@ export function createRouter(
         return { jsonrpc: "2.0", id: requestId, result: result ?? {} };
       } catch (err) {
         const mapped = err instanceof RpcError ? err : mapError(err);
-        if (mapped) {
-          const answer = mapped.toObject();
-          return fail(requestId, { ...answer, message: redact(answer.message) });
-        }
+        if (mapped) return fail(requestId, new RpcError(mapped.reason, redact(mapped.message), mapped.extra));
         logError(err);
-        return fail(requestId, {
-          code: errorCodes.internal_error,
-          message: "The host hit an unexpected error; details are in logs/agent.log.",
-          data: { reason: "internal_error" },
-        });
+        return fail(
+          requestId,
+          new RpcError("internal_error", "The host hit an unexpected error; details are in logs/agent.log."),
+        );
       }
     },
   };
