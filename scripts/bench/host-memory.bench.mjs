@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { figure } from "./figure.mjs";
 import { homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
 import { spawnUntilUrl } from "./spawn-url.mjs";
 
@@ -55,7 +56,15 @@ export async function run() {
     const total = withPlugins.host + withPlugins.pluginHost;
     const base = without.host + without.pluginHost;
     return [
-      `host_memory: ${total.toFixed(0)} MB resident (host ${withPlugins.host.toFixed(0)} MB + plugin host ${withPlugins.pluginHost.toFixed(0)} MB) idle with ${PLUGINS} plugins and ${SESSIONS} sessions vs ${base.toFixed(0)} MB with none enabled (ratio ${(total / base).toFixed(2)}x; ${((total - base) / PLUGINS).toFixed(1)} MB per plugin; target under 350 MB)`,
+      figure({
+        name: "host_memory",
+        value: total,
+        unit: "MB",
+        baseline: base,
+        target: { on: "value", max: 350 },
+        text: `${total.toFixed(0)} MB resident (host ${withPlugins.host.toFixed(0)} MB + plugin host ${withPlugins.pluginHost.toFixed(0)} MB) idle with ${PLUGINS} plugins and ${SESSIONS} sessions vs ${base.toFixed(0)} MB with none enabled (ratio ${(total / base).toFixed(2)}x; ${((total - base) / PLUGINS).toFixed(1)} MB per plugin)`,
+        extra: { per_plugin_mb: (total - base) / PLUGINS, plugins: PLUGINS, sessions: SESSIONS },
+      }),
     ];
   } finally {
     cleanup();

@@ -1,4 +1,5 @@
-// llm_overhead (SPEC §12): `ctx.llm.complete` (trust gate, routing, audit line, usage mapping) vs
+// llm_overhead_in_host: the host's half of `ctx.llm.complete` (trust gate, routing, audit line, usage
+// mapping) called in process, without the worker hop `llm_overhead` includes, vs
 // the `openai` SDK called directly, against the same loopback OpenAI-compatible server. Calls are
 // interleaved after a warm-up so both sides see the same machine state.
 import { createServer } from "node:http";
@@ -95,7 +96,7 @@ export async function run() {
     const b = median(sdkTimes);
     return [
       figure({
-        name: "llm_overhead",
+        name: "llm_overhead_in_host",
         value: a,
         unit: "ms",
         baseline: b,

@@ -1,6 +1,7 @@
 // plugin_call (SPEC §12): a slash command's round trip into its plugin's worker (host → plugin
 // host → worker → back) vs the same handler called as a plain function in the host; p50 and p99.
 import { percentile } from "./stats.mjs";
+import { figure } from "./figure.mjs";
 import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
 
 const WARMUP = 200;
@@ -37,8 +38,24 @@ export async function run() {
       const b = percentile(direct, p);
       return `p${p} ${a.toFixed(3)} ms vs ${b.toFixed(3)} ms (+${(a - b).toFixed(3)} ms, ratio ${(a / b).toFixed(1)}x)`;
     };
+    const p50 = percentile(worker, 50);
+    const baselineP50 = percentile(direct, 50);
     return [
-      `plugin_call: command round trip into a worker vs a plain function call: ${line(50)}; ${line(99)} (target: p50 under 0.2 ms added; ${CALLS} calls)`,
+      figure({
+        name: "plugin_call",
+        value: p50,
+        unit: "ms",
+        baseline: baselineP50,
+        target: { on: "added_ms", max: 0.2 },
+        text: `command round trip into a worker vs a plain function call: ${line(50)}; ${line(99)} (${CALLS} calls)`,
+        extra: {
+          p50,
+          p99: percentile(worker, 99),
+          baseline_p50: baselineP50,
+          baseline_p99: percentile(direct, 99),
+          added_ms: p50 - baselineP50,
+        },
+      }),
     ];
   } finally {
     await host.close();

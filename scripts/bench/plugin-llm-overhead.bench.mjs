@@ -3,7 +3,8 @@
 // vs the `openai` SDK called directly, same loopback server, interleaved after a warm-up.
 import { createServer } from "node:http";
 import OpenAI from "openai";
-import { median } from "./stats.mjs";
+import { median, percentile } from "./stats.mjs";
+import { figure } from "./figure.mjs";
 import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
 
 const CALLS = 200;
@@ -72,7 +73,20 @@ export async function run() {
     const a = median(worker);
     const b = median(sdk);
     return [
-      `llm_overhead (plugin worker): ctx.llm.complete from a plugin's worker ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback; target ≤ 1.05x)`,
+      figure({
+        name: "llm_overhead",
+        value: a,
+        unit: "ms",
+        baseline: b,
+        target: { on: "ratio", max: 1.05 },
+        text: `ctx.llm.complete from a plugin's worker ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback)`,
+        extra: {
+          p50: a,
+          p99: percentile(worker, 99),
+          baseline_p50: b,
+          baseline_p99: percentile(sdk, 99),
+        },
+      }),
     ];
   } finally {
     await host.close();
