@@ -118,7 +118,12 @@ export class ProvidersService {
     try {
       const page = await client.models.list();
       this.modelInfo?.record(id, page.data);
-      const ids = page.data.map((m) => m.id).filter((m): m is string => typeof m === "string");
+      // Model ids are provider text too: a stored key never comes back in them (SPEC §4).
+      const keys = this.vault.knownKeys();
+      const ids = page.data
+        .map((m) => m.id)
+        .filter((m): m is string => typeof m === "string")
+        .map((id) => keys.reduce((text, key) => text.split(key).join("***"), id));
       return { models: [...new Set(ids)].sort((a, b) => a.localeCompare(b)) };
     } catch (err) {
       const status = (err as { status?: unknown }).status;

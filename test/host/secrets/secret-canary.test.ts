@@ -132,6 +132,10 @@ describe("a provider quoting a key never gets it shown, stored, answered or logg
     provider.fault({ kind: "http_error", status: 401, message: quoted }, { endpoint: "models" });
     const models = await call("providers.models", { id: "main" });
     expect(models.error?.data.reason).toBe("provider_error");
+    // A model list that quotes the key: the ids come back masked.
+    provider.setModels(["fake/model", `model-${CANARY}`]);
+    const listed = await call("providers.models", { id: "main" });
+    expect(listed.result).toMatchObject({ models: expect.arrayContaining(["model-***"]) });
 
     await call("session.messages", { sessionId });
     await call("session.list", {});
