@@ -4,7 +4,8 @@ import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTranscriptStore } from "../../renderer/src/stores/transcript-store";
 import type { HostEvent } from "../../renderer/src/api/client";
-import { readChatEvent } from "../../renderer/src/stores/chat-types";
+import { toChatEvent } from "../../renderer/src/stores/chat-types";
+import type { EventPayloads, SessionEventName } from "../../electron/host/rpc/events";
 import { chatHandlers, message, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";
 import { renderApp } from "./render-app";
@@ -14,7 +15,8 @@ afterEach(cleanup);
 const question = message({ id: "u1", role: "user", seq: 0, content: "Hi", turnId: "t1" });
 const reply = message({ id: "a1", role: "assistant", seq: 1, status: "streaming", turnId: "t1" });
 
-const frame = (type: string, payload: unknown): HostEvent => ({ type, session_id: "s1", payload });
+const frame = <E extends SessionEventName>(type: E, payload: EventPayloads[E]): HostEvent =>
+  ({ type, session_id: "s1", payload }) as HostEvent;
 
 /** A frame scheduler the test runs by hand, counting how often a flush was asked for. */
 function manualFrames() {
@@ -40,7 +42,7 @@ describe("transcript streaming", () => {
     store.subscribe(() => updates++);
 
     for (let i = 0; i < 200; i++) {
-      const event = readChatEvent(frame("session.delta", { turnId: "t1", text: `w${i} ` }));
+      const event = toChatEvent(frame("session.delta", { turnId: "t1", text: `w${i} ` }));
       if (event) store.getState().handleEvent(event);
     }
     expect(updates).toBe(0);
@@ -61,7 +63,7 @@ describe("transcript streaming", () => {
     const store = createTranscriptStore(client, { scheduleFrame: frames.schedule });
     await store.getState().open("s1");
     const apply = (e: HostEvent) => {
-      const event = readChatEvent(e);
+      const event = toChatEvent(e);
       if (event) store.getState().handleEvent(event);
     };
     apply(frame("session.turn.started", { turnId: "t1", origin: "person" }));

@@ -80,3 +80,12 @@ export type HostEvent = {
 
 export const isEventName = (name: unknown): name is EventName =>
   typeof name === "string" && Object.prototype.hasOwnProperty.call(eventTable, name);
+
+/** An event frame's params when its type is one of the table's; anything else is not an event. */
+export function readHostEvent(params: unknown): HostEvent | null {
+  if (typeof params !== "object" || params === null) return null;
+  const { type, session_id: sessionId } = params as { type?: unknown; session_id?: unknown };
+  if (!isEventName(type)) return null;
+  const scoped = eventTable[type].scope === "session";
+  return (scoped ? typeof sessionId === "string" : sessionId === null) ? (params as HostEvent) : null;
+}

@@ -3,10 +3,10 @@
  * WebSocket) implement this, typed from the contract's method table.
  */
 import type { MethodName, ParamsOf, ResultOf } from "../../../electron/host/rpc/contract.js";
-import type { EventFrame } from "../../../electron/host/rpc/frames.js";
+import type { HostEvent } from "../../../electron/host/rpc/events.js";
 
-/** A host push: `{type, session_id, payload}` of an event frame. */
-export type HostEvent = EventFrame["params"];
+/** A host push: `{type, session_id, payload}` of an event frame, typed by the contract's event table. */
+export type { HostEvent };
 
 /** "connecting" only before the first connection; "reconnecting" after one was lost. */
 export type ConnectionStatus = "connecting" | "connected" | "reconnecting";

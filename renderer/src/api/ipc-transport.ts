@@ -4,6 +4,7 @@
  */
 import type { MethodName, ParamsOf, ResultOf } from "../../../electron/host/rpc/contract.js";
 import type { EventFrame, ResponseFrame } from "../../../electron/host/rpc/frames.js";
+import { readHostEvent } from "../../../electron/host/rpc/events.js";
 import { ListenerSet, type HermesClient, type HostEvent } from "./client.js";
 import { HermesRpcError } from "./rpc-error.js";
 
@@ -16,7 +17,8 @@ export interface HermesBridge {
 export function createIpcClient(bridge: HermesBridge): HermesClient {
   const events = new ListenerSet<HostEvent>();
   const stopForwarding = bridge.onEvent((frame) => {
-    if (frame && frame.method === "event" && frame.params) events.emit(frame.params);
+    const event = frame && frame.method === "event" ? readHostEvent(frame.params) : null;
+    if (event) events.emit(event);
   });
 
   return {

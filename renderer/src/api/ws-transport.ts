@@ -6,6 +6,7 @@
  */
 import type { MethodName, ParamsOf, ResultOf } from "../../../electron/host/rpc/contract.js";
 import type { ResponseFrame } from "../../../electron/host/rpc/frames.js";
+import { readHostEvent } from "../../../electron/host/rpc/events.js";
 import { ListenerSet, type ConnectionStatus, type HermesClient, type HostEvent } from "./client.js";
 import { connectionLostError, HermesRpcError } from "./rpc-error.js";
 
@@ -86,8 +87,8 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
     if (typeof frame !== "object" || frame === null) return;
     const candidate = frame as { method?: unknown; params?: unknown; id?: unknown };
     if (candidate.method === "event") {
-      const params = candidate.params as HostEvent | undefined;
-      if (params && typeof params.type === "string") events.emit(params);
+      const event = readHostEvent(candidate.params);
+      if (event) events.emit(event);
       return;
     }
     if (typeof candidate.id !== "number") return;

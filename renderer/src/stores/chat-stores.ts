@@ -6,7 +6,7 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { createChatSettingsStore, type ChatSettingsState } from "./chat-settings-store.js";
-import { readChatEvent } from "./chat-types.js";
+import { toChatEvent } from "./chat-types.js";
 import { createComposerStore, type ComposerState } from "./composer-store.js";
 import type { FrameScheduler } from "./frame-batcher.js";
 import { createSessionsStore, type SessionsState } from "./sessions-store.js";
@@ -51,7 +51,7 @@ export function connectChatStores(client: HermesClient, stores: ChatStores): () 
         void stores.chatSettings.getState().load();
       return;
     }
-    const event = readChatEvent(raw);
+    const event = toChatEvent(raw);
     if (!event) return;
     if (event.type === "sessions.changed") {
       if (listLoaded) void stores.sessions.getState().load();
