@@ -16,6 +16,8 @@ export interface MessageRowProps {
   canRegenerate: boolean;
   onRegenerate(): void;
   providerName: string | null;
+  /** The message an opened search hit pointed at. */
+  focused?: boolean;
 }
 
 function toolCallsOf(message: ChatMessage): ToolCallView[] {
@@ -28,6 +30,7 @@ export const MessageRow = memo(function MessageRow({
   canRegenerate,
   onRegenerate,
   providerName,
+  focused = false,
 }: MessageRowProps) {
   if (message.role === "tool" || message.role === "system") return null;
   if (message.role === "notice") {
@@ -45,6 +48,7 @@ export const MessageRow = memo(function MessageRow({
         aria-label="Your message"
         data-message-id={message.id}
         data-role="user"
+        data-focused={focused || undefined}
       >
         <div className="message-bubble">{message.content}</div>
         <UserMarks message={message} />
@@ -65,6 +69,7 @@ export const MessageRow = memo(function MessageRow({
       data-message-id={message.id}
       data-role="assistant"
       data-status={message.status}
+      data-focused={focused || undefined}
     >
       <div className="message-avatar" aria-hidden="true">
         <Bot size={16} />

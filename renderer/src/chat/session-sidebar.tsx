@@ -5,7 +5,7 @@
 import { Plus, Search } from "lucide-react";
 import { useCallback, useEffect } from "react";
 import { useShallow } from "zustand/react/shallow";
-import { useSessions } from "../stores/chat-context.js";
+import { useSessions, useTranscript } from "../stores/chat-context.js";
 import { selectVisibleSessions } from "../stores/sessions-store.js";
 import { useProviders } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
@@ -81,7 +81,18 @@ function SessionList() {
   const rename = useSessions((s) => s.rename);
   const requestDelete = useSessions((s) => s.requestDelete);
   const load = useSessions((s) => s.load);
+  const focusMessage = useTranscript((s) => s.focusMessage);
   const onOpen = useCallback((id: string) => select(id), [select]);
+  // A hit opens its chat at the message that matched.
+  const onOpenHit = useCallback(
+    (id: string) => {
+      select(id);
+      const messageId =
+        results?.kind === "ready" ? results.data.find((h) => h.sessionId === id)?.snippet?.messageId : null;
+      if (messageId) focusMessage(messageId);
+    },
+    [select, focusMessage, results],
+  );
   const onDelete = useCallback((id: string) => requestDelete(id), [requestDelete]);
 
   if (results) {
@@ -105,7 +116,7 @@ function SessionList() {
                 key={hit.sessionId}
                 session={hit}
                 current={hit.sessionId === selectedId}
-                onOpen={onOpen}
+                onOpen={onOpenHit}
                 onRename={rename}
                 onDelete={onDelete}
                 snippet={hit.snippet ?? null}

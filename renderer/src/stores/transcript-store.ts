@@ -23,6 +23,10 @@ export interface TranscriptSlice {
   handleEvent(event: ChatEvent): void;
   /** The host accepted a message that started a turn; the started event may still be on its way. */
   noteTurnStarted(sessionId: string, turnId: string): void;
+  /** A message to scroll to once shown (an opened search hit); the transcript clears it when done. */
+  focusMessageId: string | null;
+  focusMessage(messageId: string): void;
+  clearFocusMessage(): void;
 }
 
 export interface TurnActionsSlice {
@@ -119,6 +123,13 @@ const createTranscriptSlice =
       messages: ready([]),
       runningTurnId: null,
       turnError: null,
+      focusMessageId: null,
+      focusMessage(messageId) {
+        set({ focusMessageId: messageId });
+      },
+      clearFocusMessage() {
+        if (get().focusMessageId !== null) set({ focusMessageId: null });
+      },
       async open(sessionId, openOptions = {}) {
         if (sessionId === get().sessionId && get().messages.kind !== "failed") return;
         batcher.discard();
@@ -129,6 +140,7 @@ const createTranscriptSlice =
           messages: sessionId && !openOptions.fresh ? loading() : ready([]),
           runningTurnId: null,
           turnError: null,
+          focusMessageId: null,
           usage: null,
           actionError: null,
         });
