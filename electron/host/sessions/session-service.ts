@@ -15,7 +15,7 @@ import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
 import { BusyInput } from "./busy-input.js";
-import { runChatCommand } from "./chat-command.js";
+import { commandTitle, runChatCommand } from "./chat-command.js";
 import { snapshotOf } from "./session-snapshot.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
 import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
@@ -140,11 +140,18 @@ export class SessionService {
     if (!text.trim()) throw new SessionInputError("The message is empty; type something to send.");
     this.owners.set(sessionId, gatewaySessionKey);
     const input = parseChatInput(text, this.deps.commands);
-    if (input.kind === "command")
+    if (input.kind === "command") {
+      const title = commandTitle(input.command.name, input.rawArgs);
       return runChatCommand(
-        { transcript: this.transcript, log: this.deps.log, track: (work) => this.track(work) },
+        {
+          transcript: this.transcript,
+          log: this.deps.log,
+          track: (work) => this.track(work),
+          onAnswered: (id) => this.nameAfterCommand(id, title),
+        },
         { sessionId, text, command: input.command, rawArgs: input.rawArgs, gatewaySessionKey },
       );
+    }
     if (input.kind === "steer" && !input.text) {
       throw new SessionInputError("Write the guidance after /steer, for example: /steer keep it short");
     }
@@ -278,6 +285,15 @@ export class SessionService {
     await this.busy.close();
     await this.settled();
     this.deps.store.close();
+  }
+
+  /** A chat still called `New chat` whose first exchange was a command is named after it. */
+  private nameAfterCommand(sessionId: string, title: string): void {
+    const session = this.store().getSession(sessionId);
+    if (!session || session.titleState !== "pending" || session.title !== "New chat") return;
+    this.store().renameSession(sessionId, title, "pending");
+    this.transcript.emit("session.title", sessionId, { title });
+    this.transcript.emit("sessions.changed", null, {});
   }
 
   /** Like `requireSession`, without a store read for a session seen before (only id and snapshot are used). */

@@ -2,7 +2,7 @@
  * One message of the transcript. Memoized on the message object: the store replaces only the
  * message that changed, so a streamed delta re-renders one row, not the whole transcript.
  */
-import { Bot, CircleExclamationPoint, Info, RotateCcw } from "lucide-react";
+import { Bot, CircleExclamationPoint, Info, Puzzle, RotateCcw } from "lucide-react";
 import { memo } from "react";
 import type { ChatMessage } from "../stores/chat-types.js";
 import { CopyButton } from "./copy-button.js";
@@ -72,9 +72,16 @@ export const MessageRow = memo(function MessageRow({
       data-focused={focused || undefined}
     >
       <div className="message-avatar" aria-hidden="true">
-        <Bot size={16} />
+        {typeof message.meta?.pluginId === "string" ? <Puzzle size={16} /> : <Bot size={16} />}
       </div>
       <div className="message-main">
+        {typeof message.meta?.pluginId === "string" ? (
+          <header className="message-author">
+            <Puzzle size={12} aria-hidden="true" />
+            <span>{message.meta.pluginId}</span>
+            <span className="message-author-note">plugin</span>
+          </header>
+        ) : null}
         {message.content ? (
           <Markdown text={message.content} />
         ) : streaming && toolCalls.length === 0 ? (

@@ -71,12 +71,14 @@ const createSendingSlice =
           sessionId = await deps.sessions.getState().createForFirstMessage();
           // The transcript opened the new, empty session; nothing to wait for.
         }
-        const { turnId, disposition } = await client.call("session.send", {
+        const { turnId, disposition, command } = await client.call("session.send", {
           sessionId,
           text,
           ...(steerPrefix.test(text) ? { mode: "steer" as const } : {}),
         });
-        if (disposition === "started") deps.transcript.getState().noteTurnStarted(sessionId, turnId);
+        // A plugin command runs beside the chat: its reply arrives as a message, no turn to wait for.
+        if (disposition === "started" && !command)
+          deps.transcript.getState().noteTurnStarted(sessionId, turnId);
         set({ lastDisposition: disposition === "started" ? null : { disposition, at: Date.now() } });
         return true;
       } catch (err) {

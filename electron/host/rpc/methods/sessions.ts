@@ -81,7 +81,12 @@ export const sessionMethods = {
   "session.messages": method<{ sessionId: string }, { messages: MessageView[] }>(onlySession),
   "session.send": method<
     { sessionId: string; text: string; mode?: SessionSendMode },
-    { turnId: string; disposition: "started" | "queued" | "steered" | "redirected" }
+    {
+      turnId: string;
+      disposition: "started" | "queued" | "steered" | "redirected";
+      /** Set when the text ran a plugin's slash command: no chat turn runs, the reply comes as a message. */
+      command?: string;
+    }
   >({
     type: "object",
     additionalProperties: false,
