@@ -47,6 +47,8 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   const sending = useComposer((s) => s.sending);
   const sendError = useComposer((s) => s.sendError);
   const lastDisposition = useComposer((s) => s.lastDisposition);
+  const clearDisposition = useComposer((s) => s.clearDisposition);
+  const runningTurnId = useTranscript((s) => s.runningTurnId);
   const commands = useComposer((s) => (s.commands.kind === "ready" ? s.commands.data : null));
   const loadCommands = useComposer((s) => s.loadCommands);
   const busyMode = useChatSettings((s) =>
@@ -68,6 +70,18 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   useEffect(() => {
     if (!disabled) input.current?.focus();
   }, [sessionId, disabled]);
+
+  // What happened to the last message is news only until it entered the conversation: a steer
+  // while the reply it went into runs, a queued message or a redirect until its own turn starts.
+  const dispositionCurrent =
+    lastDisposition !== null &&
+    (lastDisposition.disposition === "steered"
+      ? runningTurnId === lastDisposition.turnId
+      : runningTurnId !== null && runningTurnId !== lastDisposition.turnId);
+  useEffect(() => {
+    if (lastDisposition && !dispositionCurrent) clearDisposition();
+  }, [lastDisposition, dispositionCurrent, clearDisposition]);
+  useEffect(() => clearDisposition, [sessionId, clearDisposition]);
 
   // Grow with the text up to a limit, then scroll.
   useLayoutEffect(() => {
@@ -122,7 +136,10 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
     }
   };
 
-  const status = sendError ? null : lastDisposition ? dispositionNote[lastDisposition.disposition] : null;
+  const status =
+    sendError || !dispositionCurrent || !lastDisposition
+      ? null
+      : dispositionNote[lastDisposition.disposition];
 
   return (
     <div className="composer">

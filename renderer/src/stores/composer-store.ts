@@ -33,10 +33,12 @@ export interface SendingSlice {
   sending: boolean;
   sendError: string | null;
   /** What happened to the last message, when it did not simply start a turn. */
-  lastDisposition: { disposition: Exclude<SendDisposition, "started">; at: number } | null;
+  lastDisposition: { disposition: Exclude<SendDisposition, "started">; turnId: string; at: number } | null;
   /** Resolves true when the host took the message (the caller clears the draft). */
   send(text: string): Promise<boolean>;
   clearSendError(): void;
+  /** The note about the last message is over (its turn ran, or another chat opened). */
+  clearDisposition(): void;
 }
 
 export interface CommandsSlice {
@@ -79,7 +81,7 @@ const createSendingSlice =
         // A plugin command runs beside the chat: its reply arrives as a message, no turn to wait for.
         if (disposition === "started" && !command)
           deps.transcript.getState().noteTurnStarted(sessionId, turnId);
-        set({ lastDisposition: disposition === "started" ? null : { disposition, at: Date.now() } });
+        set({ lastDisposition: disposition === "started" ? null : { disposition, turnId, at: Date.now() } });
         return true;
       } catch (err) {
         set({ sendError: describeError(err) });
@@ -90,6 +92,9 @@ const createSendingSlice =
     },
     clearSendError() {
       set({ sendError: null });
+    },
+    clearDisposition() {
+      if (get().lastDisposition) set({ lastDisposition: null });
     },
   });
 
