@@ -1,6 +1,7 @@
 /**
  * The chat's own settings: how a message sent during a reply behaves (`display.busy_input_mode`)
- * and the memory note every new session's system prompt includes (`memory.note`).
+ * and the memory note every new session's system prompt includes (`memory.note`), with its
+ * unsaved draft.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
@@ -18,6 +19,12 @@ export interface ChatSettingsState {
   load(): Promise<void>;
   /** Rejects with the host's error; the page shows it. */
   save<K extends keyof ChatSettings>(field: K, value: ChatSettings[K]): Promise<void>;
+  /**
+   * Memory note text typed but not saved, kept while the person visits other pages so leaving
+   * Settings → Memory loses nothing; null when there is none.
+   */
+  memoryDraft: string | null;
+  setMemoryDraft(text: string | null): void;
 }
 
 const settingKeys: Record<keyof ChatSettings, string> = {
@@ -44,6 +51,10 @@ export function createChatSettingsStore(client: HermesClient): StoreApi<ChatSett
   const nextLoad = latestOnly();
   return createStore<ChatSettingsState>()((set, get) => ({
     settings: loading(),
+    memoryDraft: null,
+    setMemoryDraft(text) {
+      set({ memoryDraft: text });
+    },
     async load() {
       const isLatest = nextLoad();
       try {
