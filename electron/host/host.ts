@@ -24,6 +24,7 @@ import { sessionHandlers } from "./sessions/session-rpc.js";
 import { StoreHandle } from "./sessions/store-handle.js";
 import type { Usage } from "./llm/usage.js";
 import { createRouter, type HandlerTable, type Router } from "./rpc/router.js";
+import { watchKeychain } from "./secrets/keychain-notice.js";
 import { createRedactor } from "./secrets/redaction.js";
 import type { Vault } from "./secrets/vault.js";
 
@@ -109,8 +110,8 @@ export function createHost(options: HostOptions): Host {
   pluginBilling.bill = billUsage;
   void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
 
-  // Teach the redactor every stored key up front; a locked keychain just means fewer known keys.
-  void options.vault.listAccounts().catch(() => undefined);
+  // Teach the redactor every stored key up front; a missing keychain becomes a notice.
+  const keychainNotices = watchKeychain(options.vault);
 
   const unwatch = settings.onChange(() => events.emit("settings.changed", null, {}));
 
@@ -119,7 +120,7 @@ export function createHost(options: HostOptions): Host {
       version: options.version,
       mode: options.mode,
       home: options.home,
-      notices: [...settings.notices(), ...sessions.notices()],
+      notices: [...settings.notices(), ...sessions.notices(), ...(await keychainNotices())],
     }),
     "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
     "settings.set": async ({ key, value }) => {

@@ -90,7 +90,7 @@ export class ChatEngine {
         stopped: false,
       };
     } catch (err) {
-      throw withKeychainHint(toProviderRequestError(err, route), key);
+      throw withKeychainHint(toProviderRequestError(err, route), key, route);
     }
   }
 
@@ -149,7 +149,8 @@ export class ChatEngine {
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (err) {
-      if (!(options.signal?.aborted || idle)) throw withKeychainHint(toProviderRequestError(err, route), key);
+      if (!(options.signal?.aborted || idle))
+        throw withKeychainHint(toProviderRequestError(err, route), key, route);
     } finally {
       this.clock.clearTimeout(timer);
       options.signal?.removeEventListener("abort", abortFromCaller);

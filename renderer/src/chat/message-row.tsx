@@ -5,6 +5,7 @@
 import { Bot, CircleExclamationPoint, Info, Puzzle, RotateCcw } from "lucide-react";
 import { memo } from "react";
 import type { ChatMessage } from "../stores/chat-types.js";
+import { useNavigation } from "../stores/stores-context.js";
 import { CopyButton } from "./copy-button.js";
 import { Markdown } from "./markdown.js";
 import { ReplyMarks, UserMarks } from "./message-marks.js";
@@ -99,6 +100,9 @@ export const MessageRow = memo(function MessageRow({
           <div role="alert" className="message-error">
             <CircleExclamationPoint size={14} aria-hidden="true" />
             <span>{String(error)}</span>
+            {typeof message.meta?.missingKey === "string" ? (
+              <AddKeyButton providerId={message.meta.missingKey} />
+            ) : null}
           </div>
         ) : null}
         <ReplyMarks message={message} providerName={providerName} />
@@ -117,3 +121,13 @@ export const MessageRow = memo(function MessageRow({
     </article>
   );
 });
+
+/** Offered when a provider refused a reply because no key is stored for it. */
+function AddKeyButton({ providerId }: { providerId: string }) {
+  const openEdit = useNavigation((s) => s.openEditProvider);
+  return (
+    <button type="button" className="link-button" onClick={() => openEdit(providerId)}>
+      Add a key
+    </button>
+  );
+}
