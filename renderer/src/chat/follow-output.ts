@@ -20,28 +20,53 @@ export interface FollowOutput {
 }
 
 export function useFollowOutput(): FollowOutput {
-  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const [scroller, setScrollerState] = useState<HTMLElement | null>(null);
+  // The callbacks below read the element through a ref, so they stay the same function for the
+  // component's life and effects that depend on them run only for their own reasons.
+  const scrollerNow = useRef<HTMLElement | null>(null);
+  const setScroller = useCallback((element: HTMLElement | null) => {
+    scrollerNow.current = element;
+    setScrollerState(element);
+  }, []);
   const [content, setContent] = useState<HTMLElement | null>(null);
   const following = useRef(true);
   // Scroll events our own scrolling causes must not be read as the person scrolling away.
   const programmatic = useRef(false);
   const [atBottom, setAtBottom] = useState(true);
 
-  const toEnd = useCallback(
-    (smooth = false) => {
-      if (!scroller) return;
-      programmatic.current = true;
-      scroller.scrollTo({ top: scroller.scrollHeight, behavior: smooth ? "smooth" : "instant" });
-      if (!smooth) programmatic.current = false;
-    },
-    [scroller],
-  );
+  // Where our own last scroll left the view: a view found higher up than that (and away from the
+  // end) was moved by the person, whether or not its scroll event has been handled yet.
+  const lastSetTop = useRef<number | null>(null);
+
+  const toEnd = useCallback((smooth = false) => {
+    const element = scrollerNow.current;
+    if (!element) return;
+    programmatic.current = true;
+    element.scrollTo({ top: element.scrollHeight, behavior: smooth ? "smooth" : "instant" });
+    lastSetTop.current = smooth ? null : element.scrollTop;
+    if (!smooth) programmatic.current = false;
+  }, []);
+
+  const movedAwayByPerson = (element: HTMLElement): boolean => {
+    const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+    return (
+      lastSetTop.current !== null &&
+      element.scrollTop < lastSetTop.current - 2 &&
+      distance >= stickThresholdPx
+    );
+  };
 
   // Follow the growing content: streamed text changes the height without a scroll event.
   useEffect(() => {
     if (!scroller || !content) return;
     const follow = () => {
-      if (following.current) toEnd();
+      if (!following.current) return;
+      if (movedAwayByPerson(scroller)) {
+        following.current = false;
+        setAtBottom(false);
+        return;
+      }
+      toEnd();
     };
     follow();
     const observer = new ResizeObserver(follow);
@@ -51,13 +76,15 @@ export function useFollowOutput(): FollowOutput {
   }, [scroller, content, toEnd]);
 
   const onScroll = useCallback(() => {
-    if (!scroller) return;
-    const distance = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+    const element = scrollerNow.current;
+    if (!element) return;
+    const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
     const bottom = distance < stickThresholdPx;
     if (bottom) programmatic.current = false;
     if (!programmatic.current) following.current = bottom;
+    if (bottom) lastSetTop.current = element.scrollTop;
     setAtBottom(bottom || programmatic.current);
-  }, [scroller]);
+  }, []);
 
   const jumpToLatest = useCallback(
     (options: { smooth?: boolean } = {}) => {

@@ -7,7 +7,7 @@
 import { ArrowDown } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranscript } from "../stores/chat-context.js";
-import { useProviders } from "../stores/stores-context.js";
+import { useProviders, useStores } from "../stores/stores-context.js";
 import { selectMessages, selectRegenerableId } from "../stores/transcript-store.js";
 import { selectProviderList } from "../stores/providers-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
@@ -61,12 +61,21 @@ function MessageList({ empty }: { empty: ReactNode }) {
     [scrollerRef],
   );
 
-  // A new message of the person, a new turn and a failure always come into view.
+  // A new message of the person, a new turn and a failure always come into view (not while the
+  // view is being taken to a search hit).
   const lastUserId = messages.findLast((m) => m.role === "user")?.id ?? null;
   const lastErrorId = messages.findLast((m) => m.status === "error")?.id ?? null;
+  const transcriptStore = useStores().chat.transcript;
+  const focusing = useCallback(() => transcriptStore.getState().focusMessageId !== null, [transcriptStore]);
   useEffect(() => {
-    if (!focusMessageId) jumpToLatest();
-  }, [lastUserId, lastErrorId, runningTurnId, turnError, jumpToLatest]);
+    if (lastUserId && !focusing()) jumpToLatest();
+  }, [lastUserId, jumpToLatest, focusing]);
+  useEffect(() => {
+    if (runningTurnId && !focusing()) jumpToLatest();
+  }, [runningTurnId, jumpToLatest, focusing]);
+  useEffect(() => {
+    if ((lastErrorId || turnError) && !focusing()) jumpToLatest();
+  }, [lastErrorId, turnError, jumpToLatest, focusing]);
 
   // Opening a search hit shows the message that matched.
   useEffect(() => {
