@@ -22,7 +22,11 @@ export function isCommandExchange(record: MessageRecord): boolean {
 }
 
 export function systemMessages(snapshot: SessionSnapshot): ChatMessage[] {
-  const system = [snapshot.systemPrompt, snapshot.ephemeralSystemPrompt ?? ""]
+  const system = [
+    snapshot.chatSystemPrompt ?? "",
+    snapshot.systemPrompt,
+    snapshot.ephemeralSystemPrompt ?? "",
+  ]
     .map((part) => part.trim())
     .filter(Boolean)
     .join("\n\n");

@@ -21,6 +21,8 @@ type SessionHandlers = Pick<
   | "session.get"
   | "session.rename"
   | "session.regenerate"
+  | "session.setModel"
+  | "session.setSystemPrompt"
 >;
 
 export function sessionHandlers(service: SessionService): SessionHandlers {
@@ -40,6 +42,10 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
     "session.rename": async ({ sessionId, title }) => rpc(() => (service.rename(sessionId, title), {})),
     "session.regenerate": async ({ sessionId }, ctx) =>
       rpc(() => service.regenerate(sessionId, ctx.connectionId)),
+    "session.setModel": async ({ sessionId, provider, model }) =>
+      rpc(() => ({ model: service.overrides.setModel(sessionId, provider, model) })),
+    "session.setSystemPrompt": async ({ sessionId, prompt }) =>
+      rpc(() => service.overrides.setSystemPrompt(sessionId, prompt)),
   };
 }
 

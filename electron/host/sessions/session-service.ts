@@ -16,6 +16,7 @@ import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
 import { BusyInput } from "./busy-input.js";
 import { commandTitle, runChatCommand } from "./chat-command.js";
+import { SessionOverrides } from "./session-overrides.js";
 import { snapshotOf } from "./session-snapshot.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
 import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
@@ -55,6 +56,8 @@ export class SessionService {
   private readonly transcript: Transcript;
   private readonly busy: BusyInput;
   private readonly titles: TitleGenerator;
+  /** The chat's model and system prompt, changed from its header. */
+  readonly overrides: SessionOverrides;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
   /**
@@ -75,6 +78,20 @@ export class SessionService {
       if (result.status === "ok" && this.store().getSession(sessionId)?.titleState === "pending") {
         this.track(this.titles.generate(sessionId, turn.gatewaySessionKey));
       }
+    });
+    this.overrides = this.createOverrides();
+  }
+
+  private createOverrides(): SessionOverrides {
+    return new SessionOverrides({
+      store: this.store,
+      transcript: this.transcript,
+      settings: this.deps.settings,
+      isRunning: (id) => this.busy.isRunning(id),
+      changed: (session) => {
+        this.turnSessions.set(session.id, session);
+        this.transcript.emit("sessions.changed", null, {});
+      },
     });
   }
 
@@ -123,6 +140,7 @@ export class SessionService {
       runningTurnId: this.busy.runningTurnId(sessionId),
       queued: this.busy.waitingCount(sessionId),
       model: { ...session.snapshot.mainRoute },
+      systemPrompt: session.snapshot.chatSystemPrompt ?? "",
     };
   }
 

@@ -43,8 +43,10 @@ export type SessionDetails = {
   runningTurnId: string | null;
   /** Messages waiting for their turn (queued, redirects, steers not yet taken in). */
   queued: number;
-  /** The model the session was created with (empty until a main model is set). */
+  /** The model the session runs with: as created, or as switched from the chat's header (empty until a main model is set). */
   model: { provider: string; model: string };
+  /** The chat's own system prompt ("" when it has none); the Memory note applies besides it. */
+  systemPrompt: string;
 };
 
 export type SessionSendMode = "queue" | "steer" | "interrupt";
@@ -108,4 +110,25 @@ export const sessionMethods = {
     properties: { sessionId, title: { type: "string", minLength: 1, maxLength: 500 } },
   }),
   "session.regenerate": method<{ sessionId: string }, { turnId: string }>(onlySession),
+  /** Switches the chat's model from the next reply on; the transcript records the switch. */
+  "session.setModel": method<
+    { sessionId: string; provider: string; model: string },
+    { model: { provider: string; model: string } }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "provider", "model"],
+    properties: {
+      sessionId,
+      provider: { type: "string", minLength: 1, maxLength: 64 },
+      model: { type: "string", minLength: 1, maxLength: 300 },
+    },
+  }),
+  /** The chat's own system prompt; "" removes it. */
+  "session.setSystemPrompt": method<{ sessionId: string; prompt: string }, { systemPrompt: string }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "prompt"],
+    properties: { sessionId, prompt: { type: "string", maxLength: 20_000 } },
+  }),
 };
