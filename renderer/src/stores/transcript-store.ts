@@ -29,8 +29,18 @@ export interface TranscriptSlice {
   clearFocusMessage(): void;
 }
 
+/** What the open chat runs with, as changed from its header (null until loaded, or for a new chat). */
+export interface ChatOwnSettings {
+  model: { provider: string; model: string };
+  systemPrompt: string;
+}
+
 export interface TurnActionsSlice {
   actionError: string | null;
+  own: ChatOwnSettings | null;
+  /** Reject with the host's error; the dialog shows it. */
+  setModel(provider: string, model: string): Promise<void>;
+  setSystemPrompt(prompt: string): Promise<void>;
   stop(): Promise<void>;
   regenerate(): Promise<void>;
   clearActionError(): void;
@@ -107,7 +117,11 @@ const createTranscriptSlice =
         ]);
         if (!isLatest() || get().sessionId !== sessionId) return;
         batcher.discard(); // the loaded text already holds every delta sent before it
-        set({ messages: ready(messages), runningTurnId: details.runningTurnId });
+        set({
+          messages: ready(messages),
+          runningTurnId: details.runningTurnId,
+          own: { model: details.model, systemPrompt: details.systemPrompt ?? "" },
+        });
         const held = heldEvents;
         heldEvents = [];
         for (const event of held) get().handleEvent(event);
@@ -115,6 +129,18 @@ const createTranscriptSlice =
         if (isLatest() && get().sessionId === sessionId) {
           set({ messages: failedRefresh(get().messages, describeError(err)) });
         }
+      }
+    };
+
+    // A chat just created has no messages to load, but what it runs with is worth knowing.
+    const loadOwn = async (sessionId: string): Promise<void> => {
+      try {
+        const details = await client.call("session.get", { sessionId });
+        if (get().sessionId === sessionId) {
+          set({ own: { model: details.model, systemPrompt: details.systemPrompt ?? "" } });
+        }
+      } catch {
+        // The header falls back to the main model; the next open tries again.
       }
     };
 
@@ -143,8 +169,10 @@ const createTranscriptSlice =
           focusMessageId: null,
           usage: null,
           actionError: null,
+          own: null,
         });
         if (sessionId && !openOptions.fresh) await load(sessionId);
+        else if (sessionId) void loadOwn(sessionId);
       },
       async reload() {
         const id = get().sessionId;
@@ -203,6 +231,22 @@ const createTurnActionsSlice =
   (client: HermesClient): Slice<TurnActionsSlice> =>
   (set, get) => ({
     actionError: null,
+    own: null,
+    async setModel(provider, model) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const result = await client.call("session.setModel", { sessionId, provider, model });
+      const own = get().own;
+      if (get().sessionId === sessionId)
+        set({ own: { systemPrompt: own?.systemPrompt ?? "", model: result.model } });
+    },
+    async setSystemPrompt(prompt) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const { systemPrompt } = await client.call("session.setSystemPrompt", { sessionId, prompt });
+      const own = get().own;
+      if (get().sessionId === sessionId && own) set({ own: { ...own, systemPrompt } });
+    },
     async stop() {
       const sessionId = get().sessionId;
       if (!sessionId || !get().runningTurnId) return;
