@@ -17,6 +17,11 @@ export function isNotSent(record: MessageRecord): boolean {
   return record.meta.notSent === true;
 }
 
+/** A message of an earlier version of an edited exchange (see message-edits.ts). */
+export function isArchivedVersion(record: MessageRecord): boolean {
+  return typeof record.meta.archived === "object" && record.meta.archived !== null;
+}
+
 export function isCommandExchange(record: MessageRecord): boolean {
   return typeof record.meta.command === "string";
 }
@@ -39,7 +44,12 @@ export function systemMessages(snapshot: SessionSnapshot): ChatMessage[] {
 export function historyMessages(records: readonly MessageRecord[]): ChatMessage[] {
   const visible = records.filter(
     (r) =>
-      !isPending(r) && !isNotSent(r) && !isCommandExchange(r) && r.role !== "notice" && r.role !== "system",
+      !isPending(r) &&
+      !isNotSent(r) &&
+      !isCommandExchange(r) &&
+      !isArchivedVersion(r) &&
+      r.role !== "notice" &&
+      r.role !== "system",
   );
   const answered = new Set(
     visible

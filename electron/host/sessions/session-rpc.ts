@@ -23,6 +23,8 @@ type SessionHandlers = Pick<
   | "session.regenerate"
   | "session.setModel"
   | "session.setSystemPrompt"
+  | "session.edit"
+  | "session.switchVersion"
 >;
 
 export function sessionHandlers(service: SessionService): SessionHandlers {
@@ -44,6 +46,10 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
       rpc(() => service.regenerate(sessionId, ctx.connectionId)),
     "session.setModel": async ({ sessionId, provider, model }) =>
       rpc(() => ({ model: service.overrides.setModel(sessionId, provider, model) })),
+    "session.edit": async ({ sessionId, messageId, text }) =>
+      rpc(() => service.edits.edit(sessionId, messageId, text)),
+    "session.switchVersion": async ({ sessionId, group, version }) =>
+      rpc(() => (service.edits.switchVersion(sessionId, group, version), {})),
     "session.setSystemPrompt": async ({ sessionId, prompt }) =>
       rpc(() => service.overrides.setSystemPrompt(sessionId, prompt)),
   };

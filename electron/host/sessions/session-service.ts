@@ -16,10 +16,11 @@ import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
 import { BusyInput } from "./busy-input.js";
 import { commandTitle, runChatCommand } from "./chat-command.js";
+import { MessageEdits } from "./message-edits.js";
 import { SessionOverrides } from "./session-overrides.js";
 import { snapshotOf } from "./session-snapshot.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
-import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
+import { isArchivedVersion, isCommandExchange, isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import { parseChatInput } from "./slash-command.js";
 import type { StoreHandle } from "./store-handle.js";
@@ -58,6 +59,8 @@ export class SessionService {
   private readonly titles: TitleGenerator;
   /** The chat's model and system prompt, changed from its header. */
   readonly overrides: SessionOverrides;
+  /** Edited messages and their versions. */
+  readonly edits: MessageEdits;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
   /**
@@ -80,6 +83,13 @@ export class SessionService {
       }
     });
     this.overrides = this.createOverrides();
+    this.edits = new MessageEdits({
+      store: this.store,
+      transcript: this.transcript,
+      isRunning: (id) => this.busy.isRunning(id),
+      rerun: (session, turnId, text, origin) =>
+        this.busy.rerun(session, turnId, text, origin, this.owners.get(session.id) ?? "person"),
+    });
   }
 
   private createOverrides(): SessionOverrides {
@@ -234,10 +244,14 @@ export class SessionService {
       throw new SessionBusyError("A reply is still being written; stop it first, then regenerate.");
     }
     const records = this.store().listMessages(sessionId);
-    const last = records.findLastIndex((m) => m.role === "user" && !isPending(m) && !isCommandExchange(m));
+    const last = records.findLastIndex(
+      (m) => m.role === "user" && !isPending(m) && !isCommandExchange(m) && !isArchivedVersion(m),
+    );
     const user = records[last];
     if (!user) throw new SessionInputError("There is no message to answer again yet; send one first.");
-    const after = records.slice(last + 1).filter((m) => !isPending(m) && !isCommandExchange(m));
+    const after = records
+      .slice(last + 1)
+      .filter((m) => !isPending(m) && !isCommandExchange(m) && !isArchivedVersion(m));
     this.transcript.remove(
       sessionId,
       after.map((m) => m.id),

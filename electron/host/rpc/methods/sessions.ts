@@ -124,6 +124,28 @@ export const sessionMethods = {
       model: { type: "string", minLength: 1, maxLength: 300 },
     },
   }),
+  /** Replaces a sent message (and what followed it) with edited text and answers it; the old version stays. */
+  "session.edit": method<{ sessionId: string; messageId: string; text: string }, { turnId: string }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "messageId", "text"],
+    properties: {
+      sessionId,
+      messageId: { type: "string", minLength: 1, maxLength: 200 },
+      text: { type: "string", minLength: 1, maxLength: 1_000_000 },
+    },
+  }),
+  /** Shows another version of an edited message (`meta.branch.group`), putting the current one aside. */
+  "session.switchVersion": method<{ sessionId: string; group: string; version: number }, EmptyParams>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "group", "version"],
+    properties: {
+      sessionId,
+      group: { type: "string", minLength: 1, maxLength: 200 },
+      version: { type: "integer", minimum: 1 },
+    },
+  }),
   /** The chat's own system prompt; "" removes it. */
   "session.setSystemPrompt": method<{ sessionId: string; prompt: string }, { systemPrompt: string }>({
     type: "object",
