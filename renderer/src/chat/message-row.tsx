@@ -8,7 +8,7 @@ import type { ChatMessage } from "../stores/chat-types.js";
 import { useNavigation } from "../stores/stores-context.js";
 import { CopyButton } from "./copy-button.js";
 import { Markdown } from "./markdown.js";
-import { ReplyMarks, UserMarks } from "./message-marks.js";
+import { ReplyMarks } from "./message-marks.js";
 import { ToolCall, type ToolCallView } from "./tool-call.js";
 
 export interface MessageRowProps {
@@ -40,23 +40,6 @@ export const MessageRow = memo(function MessageRow({
         <Info size={14} aria-hidden="true" />
         {message.content}
       </p>
-    );
-  }
-  if (message.role === "user") {
-    return (
-      <article
-        className="message message-user"
-        aria-label="Your message"
-        data-message-id={message.id}
-        data-role="user"
-        data-focused={focused || undefined}
-      >
-        <div className="message-bubble">{message.content}</div>
-        <UserMarks message={message} />
-        <div className="message-actions">
-          <CopyButton text={message.content} />
-        </div>
-      </article>
     );
   }
   const streaming = message.status === "streaming";

@@ -5,16 +5,18 @@
  * (`content-visibility: auto` in transcript.css), which keeps long transcripts fast.
  */
 import { ArrowDown } from "lucide-react";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranscript } from "../stores/chat-context.js";
 import { useProviders, useStores } from "../stores/stores-context.js";
-import { selectMessages, selectRegenerableId } from "../stores/transcript-store.js";
+import { isArchived, selectMessages, selectRegenerableId, versionsOf } from "../stores/transcript-store.js";
+import { Button } from "../ui/button.js";
 import { selectProviderList } from "../stores/providers-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadFailedAlert } from "../ui/loadable-view.js";
 import { LoadingLine } from "../ui/spinner.js";
 import { useFollowOutput } from "./follow-output.js";
 import { MessageRow } from "./message-row.js";
+import { UserMessage } from "./user-message.js";
 
 export function Transcript({ empty }: { empty: ReactNode }) {
   const state = useTranscript((s) => s.messages.kind);
@@ -53,6 +55,17 @@ function MessageList({ empty }: { empty: ReactNode }) {
   const [focusedId, setFocusedId] = useState<string | null>(null);
 
   const onRegenerate = useCallback(() => void regenerate(), [regenerate]);
+  const editMessage = useTranscript((s) => s.editMessage);
+  const switchVersion = useTranscript((s) => s.switchVersion);
+  const editingId = useTranscript((s) => s.editingMessageId);
+  const setEditingId = useTranscript((s) => s.setEditingMessageId);
+  const onSwitchVersion = useCallback(
+    (group: string, version: number) => void switchVersion(group, version),
+    [switchVersion],
+  );
+  // Earlier versions of edited messages stay in the store, out of sight.
+  const shown = useMemo(() => messages.filter((m) => !isArchived(m)), [messages]);
+  const versions = useMemo(() => versionsOf(messages), [messages]);
   const setScroller = useCallback(
     (element: HTMLDivElement | null) => {
       scroller.current = element;
@@ -90,7 +103,7 @@ function MessageList({ empty }: { empty: ReactNode }) {
     clearFocus();
   }, [focusMessageId, messages, release, clearFocus]);
 
-  const visible = messages.filter((m) => m.role !== "tool" && m.role !== "system");
+  const visible = shown.filter((m) => m.role !== "tool" && m.role !== "system");
   if (visible.length === 0 && !turnError) {
     return <div className="transcript transcript-centered">{empty}</div>;
   }
@@ -102,17 +115,45 @@ function MessageList({ empty }: { empty: ReactNode }) {
     <div className="transcript-frame">
       <div className="transcript" ref={setScroller} onScroll={onScroll} role="log" aria-label="Conversation">
         <div className="transcript-content" ref={contentRef}>
-          {messages.map((message) => (
-            <MessageRow
-              key={message.id}
-              message={message}
-              canRegenerate={message.id === regenerableId}
-              onRegenerate={onRegenerate}
-              providerName={nameOf(message.meta?.provider)}
-              focused={message.id === focusedId}
-            />
-          ))}
-          {turnError ? <InlineAlert>The reply failed: {turnError}</InlineAlert> : null}
+          {shown.map((message) =>
+            message.role === "user" ? (
+              <UserMessage
+                key={message.id}
+                message={message}
+                focused={message.id === focusedId}
+                canEdit={
+                  !runningTurnId &&
+                  message.meta?.pending !== true &&
+                  typeof message.meta?.command !== "string"
+                }
+                editing={message.id === editingId}
+                onEditingChange={setEditingId}
+                onResend={editMessage}
+                versions={versions.get(message.id) ?? null}
+                onSwitchVersion={onSwitchVersion}
+              />
+            ) : (
+              <MessageRow
+                key={message.id}
+                message={message}
+                canRegenerate={message.id === regenerableId}
+                onRegenerate={onRegenerate}
+                providerName={nameOf(message.meta?.provider)}
+                focused={message.id === focusedId}
+              />
+            ),
+          )}
+          {turnError ? (
+            <InlineAlert
+              action={
+                <Button size="sm" onClick={onRegenerate}>
+                  Resend
+                </Button>
+              }
+            >
+              The reply failed: {turnError}
+            </InlineAlert>
+          ) : null}
         </div>
       </div>
       {atBottom ? null : (

@@ -41,6 +41,12 @@ export interface TurnActionsSlice {
   /** Reject with the host's error; the dialog shows it. */
   setModel(provider: string, model: string): Promise<void>;
   setSystemPrompt(prompt: string): Promise<void>;
+  /** Sends an edited version of a message (the turns after it are replaced); false when refused. */
+  editMessage(messageId: string, text: string): Promise<boolean>;
+  /** The message being edited in place (null: none). */
+  editingMessageId: string | null;
+  setEditingMessageId(messageId: string | null): void;
+  switchVersion(group: string, version: number): Promise<void>;
   stop(): Promise<void>;
   regenerate(): Promise<void>;
   clearActionError(): void;
@@ -170,6 +176,7 @@ const createTranscriptSlice =
           usage: null,
           actionError: null,
           own: null,
+          editingMessageId: null,
         });
         if (sessionId && !openOptions.fresh) await load(sessionId);
         else if (sessionId) void loadOwn(sessionId);
@@ -246,6 +253,32 @@ const createTurnActionsSlice =
       const { systemPrompt } = await client.call("session.setSystemPrompt", { sessionId, prompt });
       const own = get().own;
       if (get().sessionId === sessionId && own) set({ own: { ...own, systemPrompt } });
+    },
+    editingMessageId: null,
+    setEditingMessageId(messageId) {
+      set({ editingMessageId: messageId });
+    },
+    async editMessage(messageId, text) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return false;
+      set({ actionError: null, turnError: null });
+      try {
+        const { turnId } = await client.call("session.edit", { sessionId, messageId, text });
+        get().noteTurnStarted(sessionId, turnId);
+        return true;
+      } catch (err) {
+        set({ actionError: `Couldn't send the edited message: ${describeError(err)}` });
+        return false;
+      }
+    },
+    async switchVersion(group, version) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      try {
+        await client.call("session.switchVersion", { sessionId, group, version });
+      } catch (err) {
+        set({ actionError: `Couldn't show that version: ${describeError(err)}` });
+      }
     },
     async stop() {
       const sessionId = get().sessionId;
@@ -328,8 +361,42 @@ export const selectRegenerableId = (state: TranscriptState): string | null => {
   const list = selectMessages(state);
   for (let i = list.length - 1; i >= 0; i--) {
     const m = list[i] as ChatMessage;
+    if (isArchived(m)) continue;
     if (m.role === "assistant") return m.meta?.command ? null : m.id;
     if (m.role === "user" && !m.meta?.pending) return null;
   }
   return null;
 };
+
+/** A message of an earlier version of an edited exchange: kept, not shown. */
+export const isArchived = (message: ChatMessage): boolean =>
+  typeof message.meta?.archived === "object" && message.meta.archived !== null;
+
+export interface VersionInfo {
+  group: string;
+  current: number;
+  total: number;
+}
+
+const branchOf = (value: unknown): { group: string; version: number } | null => {
+  const mark = value as { group?: unknown; version?: unknown } | null | undefined;
+  return mark && typeof mark.group === "string" && typeof mark.version === "number"
+    ? { group: mark.group, version: mark.version }
+    : null;
+};
+
+/** For each shown message that has versions, which one it is and how many there are. */
+export function versionsOf(messages: readonly ChatMessage[]): Map<string, VersionInfo> {
+  const totals = new Map<string, number>();
+  for (const m of messages) {
+    const mark = branchOf(m.meta?.branch) ?? branchOf(m.meta?.archived);
+    if (mark) totals.set(mark.group, Math.max(totals.get(mark.group) ?? 1, mark.version));
+  }
+  const result = new Map<string, VersionInfo>();
+  for (const m of messages) {
+    const mark = branchOf(m.meta?.branch);
+    if (!mark || isArchived(m) || m.role !== "user") continue;
+    result.set(m.id, { group: mark.group, current: mark.version, total: totals.get(mark.group) ?? 1 });
+  }
+  return result;
+}
