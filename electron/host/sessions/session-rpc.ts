@@ -25,6 +25,8 @@ type SessionHandlers = Pick<
   | "session.setSystemPrompt"
   | "session.edit"
   | "session.switchVersion"
+  | "session.export"
+  | "session.import"
 >;
 
 export function sessionHandlers(service: SessionService): SessionHandlers {
@@ -50,6 +52,8 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
       rpc(() => service.edits.edit(sessionId, messageId, text)),
     "session.switchVersion": async ({ sessionId, group, version }) =>
       rpc(() => (service.edits.switchVersion(sessionId, group, version), {})),
+    "session.export": async ({ sessionId, format }) => rpc(() => service.files.export(sessionId, format)),
+    "session.import": async ({ content }) => rpc(() => service.files.import(content)),
     "session.setSystemPrompt": async ({ sessionId, prompt }) =>
       rpc(() => service.overrides.setSystemPrompt(sessionId, prompt)),
   };

@@ -16,6 +16,7 @@ import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
 import { BusyInput } from "./busy-input.js";
 import { commandTitle, runChatCommand } from "./chat-command.js";
+import { ChatFiles } from "./chat-files.js";
 import { MessageEdits } from "./message-edits.js";
 import { SessionOverrides } from "./session-overrides.js";
 import { snapshotOf } from "./session-snapshot.js";
@@ -61,6 +62,8 @@ export class SessionService {
   readonly overrides: SessionOverrides;
   /** Edited messages and their versions. */
   readonly edits: MessageEdits;
+  /** Export and import of chats. */
+  readonly files: ChatFiles;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
   /**
@@ -83,6 +86,7 @@ export class SessionService {
       }
     });
     this.overrides = this.createOverrides();
+    this.files = new ChatFiles({ store: this.store, transcript: this.transcript, settings: deps.settings });
     this.edits = new MessageEdits({
       store: this.store,
       transcript: this.transcript,

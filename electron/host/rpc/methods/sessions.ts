@@ -146,6 +146,23 @@ export const sessionMethods = {
       version: { type: "integer", minimum: 1 },
     },
   }),
+  /** The chat as a file: Markdown, or JSON with its usage (what `session.import` reads). */
+  "session.export": method<
+    { sessionId: string; format: "markdown" | "json" },
+    { filename: string; mimeType: string; content: string }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "format"],
+    properties: { sessionId, format: { type: "string", enum: ["markdown", "json"] } },
+  }),
+  /** A JSON export (its text) as a new chat. */
+  "session.import": method<{ content: string }, { sessionId: string }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["content"],
+    properties: { content: { type: "string", minLength: 1, maxLength: 20_000_000 } },
+  }),
   /** The chat's own system prompt; "" removes it. */
   "session.setSystemPrompt": method<{ sessionId: string; prompt: string }, { systemPrompt: string }>({
     type: "object",
