@@ -15,6 +15,7 @@ import { EmptyState } from "../ui/empty-state.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { ChatModelPicker } from "./chat-model-picker.js";
 import { Composer } from "./composer.js";
+import { ExportMenu } from "./export-menu.js";
 import { SystemPromptButton } from "./system-prompt-button.js";
 import { Transcript } from "./transcript.js";
 import { UsagePopover } from "./usage-popover.js";
@@ -91,6 +92,7 @@ export function ChatScreen() {
               </span>
             </span>
           ) : null}
+          {sessionId ? <ExportMenu /> : null}
           {sessionId ? <UsagePopover /> : null}
         </div>
       </header>

@@ -47,6 +47,8 @@ export interface TurnActionsSlice {
   editingMessageId: string | null;
   setEditingMessageId(messageId: string | null): void;
   switchVersion(group: string, version: number): Promise<void>;
+  /** The open chat as a file; rejects with the host's error. */
+  exportChat(format: "markdown" | "json"): Promise<{ filename: string; mimeType: string; content: string }>;
   stop(): Promise<void>;
   regenerate(): Promise<void>;
   clearActionError(): void;
@@ -270,6 +272,11 @@ const createTurnActionsSlice =
         set({ actionError: `Couldn't send the edited message: ${describeError(err)}` });
         return false;
       }
+    },
+    async exportChat(format) {
+      const sessionId = get().sessionId;
+      if (!sessionId) throw new Error("Send a message first; an empty chat has nothing to export.");
+      return client.call("session.export", { sessionId, format });
     },
     async switchVersion(group, version) {
       const sessionId = get().sessionId;
