@@ -16,7 +16,7 @@ import {
 import { useChatSettings, useComposer, useTranscript } from "../stores/chat-context.js";
 import type { BusyInputMode } from "../stores/chat-types.js";
 import { matchCommands, type SlashCommand } from "../stores/composer-store.js";
-import { selectIsRunning } from "../stores/transcript-store.js";
+import { selectIsRunning, selectLastEditableId } from "../stores/transcript-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { SlashMenu } from "./slash-menu.js";
 
@@ -49,6 +49,8 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   const lastDisposition = useComposer((s) => s.lastDisposition);
   const clearDisposition = useComposer((s) => s.clearDisposition);
   const runningTurnId = useTranscript((s) => s.runningTurnId);
+  const setEditing = useTranscript((s) => s.setEditingMessageId);
+  const lastEditableId = useTranscript(selectLastEditableId);
   const commands = useComposer((s) => (s.commands.kind === "ready" ? s.commands.data : null));
   const loadCommands = useComposer((s) => s.loadCommands);
   const busyMode = useChatSettings((s) =>
@@ -133,6 +135,12 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
+      return;
+    }
+    // ↑ in an empty box edits the last message sent, as in the big chat apps.
+    if (event.key === "ArrowUp" && draft === "" && !running && lastEditableId) {
+      event.preventDefault();
+      setEditing(lastEditableId);
     }
   };
 

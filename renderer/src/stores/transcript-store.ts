@@ -407,3 +407,10 @@ export function versionsOf(messages: readonly ChatMessage[]): Map<string, Versio
   }
   return result;
 }
+
+/** The last message of the person that Edit message can take (not a command, not waiting). */
+export const selectLastEditableId = (state: TranscriptState): string | null =>
+  selectMessages(state).findLast(
+    (m) =>
+      m.role === "user" && !isArchived(m) && m.meta?.pending !== true && typeof m.meta?.command !== "string",
+  )?.id ?? null;

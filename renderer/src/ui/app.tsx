@@ -5,6 +5,7 @@ import { SettingsView } from "../settings/settings-view.js";
 import { useNavigation } from "../stores/stores-context.js";
 import { ConnectionBanner } from "./connection-banner.js";
 import { Notices } from "./notices.js";
+import { KeyboardShortcuts } from "./keyboard-shortcuts.js";
 import { Sidebar } from "./sidebar.js";
 
 export function App() {
@@ -18,6 +19,7 @@ export function App() {
         {screen === "chat" ? <ChatView /> : <SettingsView />}
       </main>
       <ProviderDialog />
+      <KeyboardShortcuts />
     </div>
   );
 }
