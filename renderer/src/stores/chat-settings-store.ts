@@ -9,9 +9,13 @@ import { describeError } from "../api/rpc-error.js";
 import { busyInputModes, type BusyInputMode } from "./chat-types.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
+export type Theme = "system" | "light" | "dark";
+export const themes: readonly Theme[] = ["system", "light", "dark"];
+
 export interface ChatSettings {
   busyInputMode: BusyInputMode;
   memoryNote: string;
+  theme: Theme;
 }
 
 export interface ChatSettingsState {
@@ -30,6 +34,7 @@ export interface ChatSettingsState {
 const settingKeys: Record<keyof ChatSettings, string> = {
   busyInputMode: "display.busy_input_mode",
   memoryNote: "memory.note",
+  theme: "display.theme",
 };
 
 const block = (settings: Record<string, unknown>, name: string): Record<string, unknown> => {
@@ -41,7 +46,9 @@ const block = (settings: Record<string, unknown>, name: string): Record<string, 
 export function chatSettingsFrom(settings: Record<string, unknown>): ChatSettings {
   const mode = block(settings, "display")["busy_input_mode"];
   const note = block(settings, "memory")["note"];
+  const theme = block(settings, "display")["theme"];
   return {
+    theme: themes.includes(theme as Theme) ? (theme as Theme) : "system",
     busyInputMode: busyInputModes.includes(mode as BusyInputMode) ? (mode as BusyInputMode) : "queue",
     memoryNote: typeof note === "string" ? note : "",
   };

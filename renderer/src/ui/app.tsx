@@ -7,6 +7,7 @@ import { ConnectionBanner } from "./connection-banner.js";
 import { Notices } from "./notices.js";
 import { KeyboardShortcuts } from "./keyboard-shortcuts.js";
 import { Sidebar } from "./sidebar.js";
+import { ThemeSync } from "./theme-sync.js";
 
 export function App() {
   const screen = useNavigation((s) => s.screen.name);
@@ -20,6 +21,7 @@ export function App() {
       </main>
       <ProviderDialog />
       <KeyboardShortcuts />
+      <ThemeSync />
     </div>
   );
 }

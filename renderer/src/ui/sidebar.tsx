@@ -13,6 +13,7 @@ const settingsSections: ReadonlyArray<{ id: SettingsSection; label: string }> = 
   { id: "models", label: "Models" },
   { id: "chat", label: "Chat" },
   { id: "memory", label: "Memory" },
+  { id: "appearance", label: "Appearance" },
   { id: "plugins", label: "Plugins" },
 ];
 
