@@ -146,11 +146,11 @@ try {
   for (const words of [
     "keytar",
     "sudo apt install libsecret-1-dev && npm rebuild keytar",
-    "keyless local providers",
+    "Keyless local providers",
   ])
     if (!notice.message.includes(words))
       fail(`the keychain notice does not say "${words}": ${notice.message}`);
-  if (!/Notice: The OS keychain is off/.test(app.output()))
+  if (!/Notice: No system keychain is available/.test(app.output()))
     fail("npm start did not print the keychain notice");
   console.log(`host.info says: ${notice.message}`);
 

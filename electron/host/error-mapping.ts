@@ -7,13 +7,14 @@ import { ConfigUnreadableError, ConfigValidationError } from "./config/config-er
 import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./models/model-errors.js";
 import { PluginNotFoundError } from "./plugins/plugin-manager.js";
 import { RpcError } from "./rpc/errors.js";
-import { InvalidVaultInputError, KeychainUnavailableError } from "./secrets/errors.js";
+import { InvalidVaultInputError, KeyNotSavedError, KeychainUnavailableError } from "./secrets/errors.js";
 
 export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ConfigValidationError)
     return new RpcError("invalid_params", err.message, { key: err.key });
   if (err instanceof ConfigUnreadableError) return new RpcError("config_unreadable", err.message);
-  if (err instanceof KeychainUnavailableError) return new RpcError("keychain_unavailable", err.message);
+  if (err instanceof KeychainUnavailableError || err instanceof KeyNotSavedError)
+    return new RpcError("keychain_unavailable", err.message);
   if (err instanceof InvalidVaultInputError) return new RpcError("invalid_params", err.message);
   if (err instanceof ModelInputError) return new RpcError("invalid_params", err.message, { key: err.key });
   if (err instanceof ProviderNotFoundError) return new RpcError("not_found", err.message);

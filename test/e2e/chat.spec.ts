@@ -15,7 +15,7 @@ import {
 test("a reply streams in visibly and renders Markdown", async ({ page, hermes, fakeProvider }) => {
   await setUpChat(hermes, fakeProvider);
   const words = numberedWords(40, "tok");
-  fakeProvider.enqueue({ kind: "text", content: `**Bold start** ${words}`, tokensPerSecond: 20 });
+  fakeProvider.enqueue({ kind: "text", content: `**Bold start** ${words}`, tokensPerSecond: 8 });
   await page.goto(hermes.launchUrl);
 
   await sendMessage(page, "Tell me a story");
@@ -73,7 +73,7 @@ test("a message sent while a reply streams is queued and runs after it", async (
   await setUpChat(hermes, fakeProvider);
   // Only the first reply is scripted: the title request and the queued turn may reach the provider
   // in either order, and both get its default answer ("Echo: <last user text>").
-  fakeProvider.enqueue({ kind: "text", content: numberedWords(40, "first"), tokensPerSecond: 20 });
+  fakeProvider.enqueue({ kind: "text", content: numberedWords(40, "first"), tokensPerSecond: 8 });
   await page.goto(hermes.launchUrl);
 
   await sendMessage(page, "First question");

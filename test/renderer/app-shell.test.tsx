@@ -69,7 +69,8 @@ describe("App shell", () => {
     expect(await screen.findByText("Start a conversation")).toBeTruthy();
     expect(screen.getByText(/Local llama\.cpp · qwen3-8b/)).toBeTruthy();
     expect(client.callsOf("providers.list")).toHaveLength(2);
-    expect(client.callsOf("settings.get")).toHaveLength(2);
+    // The main model and the chat settings (theme) each read the settings at start and again on the event.
+    expect(client.callsOf("settings.get")).toHaveLength(4);
   });
 
   it("says when the connection is lost and reloads everything once it is back", async () => {

@@ -29,6 +29,7 @@ export function chatHandlers(overrides: Handlers = {}): Handlers {
       runningTurnId: null,
       queued: 0,
       model: { provider: "local", model: "qwen3-8b" },
+      systemPrompt: "",
     }),
     ...overrides,
   };

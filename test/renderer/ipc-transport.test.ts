@@ -110,7 +110,7 @@ describe("IPC client", () => {
       })
       .catch((err: unknown) => err);
     expect(error).toMatchObject({ reason: "keychain_unavailable" });
-    expect((error as Error).message).toMatch(/The OS keychain is not available/);
+    expect((error as Error).message).toMatch(/No system keychain is available/);
     expect((error as Error).message).not.toContain("sk-test-0000");
   });
 

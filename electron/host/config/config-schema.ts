@@ -4,6 +4,9 @@
  */
 
 export const BUSY_INPUT_MODES = ["queue", "steer", "interrupt"] as const;
+/** `display.theme`: follow the system's light/dark setting, or always one of them. */
+export const THEMES = ["system", "light", "dark"] as const;
+export type Theme = (typeof THEMES)[number];
 export type BusyInputMode = (typeof BUSY_INPUT_MODES)[number];
 
 export const REASONING_EFFORTS = ["", "none", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -92,7 +95,7 @@ export interface Settings {
   auxiliary: Record<string, AuxiliaryTaskConfig>;
   plugins: PluginsSettings;
   security: { redact_secrets: boolean };
-  display: { busy_input_mode: BusyInputMode };
+  display: { busy_input_mode: BusyInputMode; theme: Theme };
   memory: { note: string };
   chat: { system_prompt: string };
 }
@@ -118,7 +121,7 @@ export interface SettingsDocument {
   auxiliary?: Record<string, AuxiliaryTaskConfig>;
   plugins?: { enabled?: string[]; disabled?: string[]; entries?: Record<string, PluginEntryDocument> };
   security?: { redact_secrets?: boolean };
-  display?: { busy_input_mode?: BusyInputMode };
+  display?: { busy_input_mode?: BusyInputMode; theme?: Theme };
   memory?: { note?: string };
   chat?: { system_prompt?: string };
   [unknownKey: string]: unknown;
@@ -144,7 +147,7 @@ export function defaultSettings(): Settings {
     auxiliary: {},
     plugins: { enabled: [], disabled: [], entries: {} },
     security: { redact_secrets: true },
-    display: { busy_input_mode: "queue" },
+    display: { busy_input_mode: "queue", theme: "system" },
     memory: { note: "" },
     chat: { system_prompt: "" },
   };
@@ -348,7 +351,10 @@ export const settingsSchema = {
     display: {
       type: "object",
       additionalProperties: false,
-      properties: { busy_input_mode: { type: "string", enum: [...BUSY_INPUT_MODES] } },
+      properties: {
+        busy_input_mode: { type: "string", enum: [...BUSY_INPUT_MODES] },
+        theme: { type: "string", enum: [...THEMES] },
+      },
     },
     memory: { type: "object", additionalProperties: false, properties: { note: { type: "string" } } },
     chat: { type: "object", additionalProperties: false, properties: { system_prompt: { type: "string" } } },

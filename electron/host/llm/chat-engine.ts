@@ -118,7 +118,7 @@ export class ChatEngine {
         stopped: false,
       };
     } catch (err) {
-      throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key));
+      throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key, route));
     }
   }
 
@@ -183,7 +183,7 @@ export class ChatEngine {
     } catch (err) {
       if (!(options.signal?.aborted || idle)) {
         release(shown.flush());
-        throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key));
+        throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key, route));
       }
     } finally {
       this.clock.clearTimeout(timer);

@@ -13,6 +13,8 @@ export class ProviderRequestError extends Error {
     readonly kind: ProviderFailureKind,
     readonly providerId: string,
     readonly status: number | null,
+    /** The provider refused a request that carried no key because none is stored. */
+    readonly missingKey = false,
   ) {
     super(message);
   }

@@ -26,13 +26,35 @@ export async function requestKey(
   }
 }
 
-/** A provider refusing a keyless request is explained by the keychain that couldn't give the key. */
-export function withKeychainHint(error: ProviderRequestError, key: RequestKey): ProviderRequestError {
-  if (!key.keychainProblem || (error.status !== 401 && error.status !== 403)) return error;
+/** What a provider's 401/403 means when no key could be sent; null when a key went out. */
+export function missingKeyExplanation(
+  key: RequestKey,
+  providerName: string,
+  keyEnv: string | null,
+): string | null {
+  if (key.apiKey !== null) return null;
+  if (key.keychainProblem) return `No key was sent: ${key.keychainProblem.message}`;
+  const source = keyEnv ? ` (and ${keyEnv} is not set)` : "";
+  return `No API key is stored for ${providerName}${source}. Add one in Settings → Providers → Edit → API key.`;
+}
+
+/**
+ * A provider refusing a keyless request is explained by the key that is missing: none stored,
+ * or a keychain that couldn't give it — not by "the key was not accepted".
+ */
+export function withKeychainHint(
+  error: ProviderRequestError,
+  key: RequestKey,
+  route: { providerName: string; keyEnv: string | null },
+): ProviderRequestError {
+  if (error.status !== 401 && error.status !== 403) return error;
+  const explanation = missingKeyExplanation(key, route.providerName, route.keyEnv);
+  if (!explanation) return error;
   return new ProviderRequestError(
-    `${error.message} No key was sent: ${key.keychainProblem.message}`,
+    `${route.providerName} answered ${error.status}. ${explanation}`,
     error.kind,
     error.providerId,
     error.status,
+    key.keychainProblem === null,
   );
 }

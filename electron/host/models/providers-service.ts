@@ -6,9 +6,11 @@ import type { SettingsStore } from "../config/settings-store.js";
 import type { ProviderConfig } from "../config/config-schema.js";
 import { createProviderClient } from "../llm/provider-client.js";
 import { describeProviderError } from "../llm/provider-errors.js";
-import { requestKey } from "../llm/request-key.js";
+import { missingKeyExplanation, requestKey } from "../llm/request-key.js";
 import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./model-errors.js";
 import type { ProvidersSaveParams, ProviderView } from "../rpc/methods/providers.js";
+import { KeyNotSavedError, KeychainUnavailableError } from "../secrets/errors.js";
+import { keychainNotice } from "../secrets/keychain-status.js";
 import type { Vault } from "../secrets/vault.js";
 import type { ModelInfoCache } from "./model-capabilities.js";
 
@@ -79,8 +81,7 @@ export class ProvidersService {
 
     const apiKey = params.apiKey?.trim();
     // The key goes first: when the keychain refuses it, nothing at all is written.
-    const previousKey = apiKey ? await this.vault.getKey(params.id) : null;
-    if (apiKey) await this.vault.setKey(params.id, apiKey);
+    const previousKey = await this.storeKeyFirst(params.id, apiKey);
     try {
       this.settings.set(`providers.${params.id}`, next);
     } catch (err) {
@@ -93,10 +94,38 @@ export class ProvidersService {
     return { provider: await this.view(params.id, next) };
   }
 
-  async remove(id: string): Promise<Record<string, never>> {
+  /** Stores the key (when one was typed) and returns the one it replaced; nothing is written without a keychain. */
+  private async storeKeyFirst(id: string, apiKey: string | undefined): Promise<string | null> {
+    if (!apiKey) return null;
+    try {
+      const previousKey = await this.vault.getKey(id);
+      await this.vault.setKey(id, apiKey);
+      return previousKey;
+    } catch (err) {
+      if (err instanceof KeychainUnavailableError) {
+        throw new KeyNotSavedError(`Nothing was saved. ${keychainNotice(err)}`);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Removes the provider and its keys. Without a keychain the provider still goes (one that only
+   * ever used `key_env` has nothing stored); the answer says a key stored earlier may remain.
+   */
+  async remove(id: string): Promise<{ keyLeft?: string }> {
     const provider = this.config(id);
+    let keyLeft: string | undefined;
     for (const profile of [undefined, ...(provider.profiles ?? [])]) {
-      await this.vault.deleteKey(id, profile);
+      try {
+        await this.vault.deleteKey(id, profile);
+      } catch (err) {
+        if (!(err instanceof KeychainUnavailableError)) throw err;
+        keyLeft =
+          `The keychain could not be reached, so a key stored for "${id}" earlier (if any) is still ` +
+          `there, under service "hermes-desktop", account "${id}". Unlock the keychain and delete it there.`;
+        break;
+      }
     }
     this.settings.update((doc) => {
       if (doc.providers) delete doc.providers[id];
@@ -104,7 +133,7 @@ export class ProvidersService {
       if (doc.fallback_providers)
         doc.fallback_providers = doc.fallback_providers.filter((f) => f.provider !== id);
     });
-    return {};
+    return keyLeft ? { keyLeft } : {};
   }
 
   async models(id: string): Promise<{ models: string[] }> {
@@ -127,11 +156,15 @@ export class ProvidersService {
       return { models: [...new Set(ids)].sort((a, b) => a.localeCompare(b)) };
     } catch (err) {
       const status = (err as { status?: unknown }).status;
-      const hint =
-        key.keychainProblem && (status === 401 || status === 403)
-          ? ` No key was sent: ${key.keychainProblem.message}`
-          : "";
-      throw new ProviderAnswerError(describeProviderError(err, provider.name, provider.base_url) + hint);
+      const missing =
+        status === 401 || status === 403
+          ? missingKeyExplanation(key, provider.name, provider.key_env ?? null)
+          : null;
+      throw new ProviderAnswerError(
+        missing
+          ? `${provider.name} answered ${String(status)}. ${missing}`
+          : describeProviderError(err, provider.name, provider.base_url),
+      );
     }
   }
 }

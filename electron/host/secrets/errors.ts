@@ -33,6 +33,11 @@ export class KeychainUnavailableError extends Error {
   }
 }
 
+/** A provider's key could not be saved for want of a keychain; nothing was written. */
+export class KeyNotSavedError extends Error {
+  override readonly name = "KeyNotSavedError";
+}
+
 /** A provider id, profile or key that cannot be stored (empty, or an ambiguous account name). */
 export class InvalidVaultInputError extends Error {
   override readonly name = "InvalidVaultInputError";

@@ -33,14 +33,17 @@ export class KeychainStatus {
   }
 }
 
-/** The notice's words: what is off, what still works, and exactly what to do. */
+/**
+ * The notice's words, in the provider form's own labels: what is off and why, what to do instead
+ * right now, what still works, and how to fix it for good.
+ */
 export function keychainNotice(problem: KeychainUnavailableError): string {
-  const what =
-    problem.problem === "binding_missing"
-      ? "The OS keychain is off: its library (keytar) is not installed."
-      : `The OS keychain is off: ${problem.detail}.`;
+  const why =
+    problem.problem === "binding_missing" ? "its library, keytar, is not installed" : problem.detail;
   return (
-    `${what} API keys can't be saved until it works; keyless local providers (llama.cpp, Ollama, ` +
-    `LM Studio, vLLM) and a provider's key_env variable still work. To fix it: ${problem.advice}`
+    `No system keychain is available (${why}), so a key typed into “API key” can't be saved. ` +
+    "Leave “API key” empty and put the key in an environment variable instead: enter its name under " +
+    "“Key environment variable” (key_env). Keyless local providers (llama.cpp, Ollama, LM Studio, vLLM) " +
+    `work as they are. To fix it: ${problem.advice}`
   );
 }

@@ -2,6 +2,7 @@
  * A plugin's slash command typed in the chat (SPEC §5.2): the exchange is recorded in the
  * transcript (marked `command`, so the model never sees it) and the handler's answer, or its
  * failure in plain words, becomes the reply. It runs beside any turn, never queued behind one.
+ * A chat that so far holds only commands is named after its first one (`commandTitle`).
  */
 import { randomUUID } from "node:crypto";
 import type { AgentLog } from "../logging/agent-log.js";
@@ -14,6 +15,8 @@ export interface ChatCommandDeps {
   log: AgentLog;
   /** Keeps the handler's work visible to shutdown and tests. */
   track: (work: Promise<unknown>) => void;
+  /** Told once the command's reply (or failure) is in the transcript. */
+  onAnswered?: (sessionId: string) => void;
 }
 
 export interface ChatCommandCall {
@@ -52,7 +55,23 @@ export function runChatCommand(deps: ChatCommandDeps, call: ChatCommandCall): Se
           meta: { ...meta, error: `/${command.name} failed: ${reason}` },
         });
       },
-    );
+    )
+    .then(() => deps.onAnswered?.(sessionId));
   deps.track(run);
-  return { turnId, disposition: "started" };
+  // `command` tells clients no chat turn runs: the reply arrives as a message, beside any turn.
+  return { turnId, disposition: "started", command: command.name };
+}
+
+/**
+ * The title of a chat whose first exchange is a command: the command and the start of its
+ * arguments (`tldr: The meeting notes of…`). The title stays `pending`, so the first real exchange
+ * still gets a generated title.
+ */
+export function commandTitle(commandName: string, rawArgs: string, maxLength = 60): string {
+  const args = rawArgs.replace(/\s+/g, " ").trim();
+  const title = args ? `${commandName}: ${args}` : commandName;
+  if (title.length <= maxLength) return title;
+  const cut = title.slice(0, maxLength - 1);
+  const atWord = cut.lastIndexOf(" ");
+  return `${(atWord > 20 ? cut.slice(0, atWord) : cut).replace(/[\s,.;:]+$/u, "")}…`;
 }

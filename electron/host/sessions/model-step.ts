@@ -10,6 +10,7 @@ import type { Clock } from "../clock.js";
 import type { ChatBody } from "../llm/chat-types.js";
 import type { ChatEngine, ChatOutcome } from "../llm/chat-engine.js";
 import { runWithFallback, type FallbackStep } from "../llm/fallback.js";
+import { ProviderRequestError } from "../llm/provider-request-error.js";
 import type { Route } from "../llm/route.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import { DeltaWriter } from "./delta-writer.js";
@@ -137,10 +138,12 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
     const route = answeringRoute ?? input.routes[0];
     const target = reply ?? (route ? ensureReply(route, false) : null);
     if (!target) throw error;
+    const missingKeyOf = error instanceof ProviderRequestError && error.missingKey ? error.providerId : null;
     const saved = deps.transcript.update(target.id, {
       content: text,
       status: "error",
-      meta: { error: message },
+      // `missingKey` names the provider, so the transcript can offer to add its key.
+      meta: { error: message, ...(missingKeyOf ? { missingKey: missingKeyOf } : {}) },
     });
     return { kind: "error", error: message, reply: saved };
   }

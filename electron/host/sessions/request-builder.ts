@@ -44,12 +44,21 @@ export function isNotSent(record: MessageRecord): boolean {
   return record.meta.notSent === true;
 }
 
+/** A message of an earlier version of an edited exchange (see message-edits.ts). */
+export function isArchivedVersion(record: MessageRecord): boolean {
+  return typeof record.meta.archived === "object" && record.meta.archived !== null;
+}
+
 export function isCommandExchange(record: MessageRecord): boolean {
   return typeof record.meta.command === "string";
 }
 
 export function systemMessages(snapshot: SessionSnapshot): ChatMessage[] {
-  const system = [snapshot.systemPrompt, snapshot.ephemeralSystemPrompt ?? ""]
+  const system = [
+    snapshot.chatSystemPrompt ?? "",
+    snapshot.systemPrompt,
+    snapshot.ephemeralSystemPrompt ?? "",
+  ]
     .map((part) => part.trim())
     .filter(Boolean)
     .join("\n\n");
@@ -62,7 +71,12 @@ export function systemMessages(snapshot: SessionSnapshot): ChatMessage[] {
 export function historyMessages(records: readonly MessageRecord[]): ChatMessage[] {
   const visible = records.filter(
     (r) =>
-      !isPending(r) && !isNotSent(r) && !isCommandExchange(r) && r.role !== "notice" && r.role !== "system",
+      !isPending(r) &&
+      !isNotSent(r) &&
+      !isCommandExchange(r) &&
+      !isArchivedVersion(r) &&
+      r.role !== "notice" &&
+      r.role !== "system",
   );
   const answered = new Set(
     visible

@@ -1,4 +1,5 @@
 import { tokenSpans, type SearchTerm } from "./fts-query.js";
+import { markdownToPlainText } from "./markdown-plain.js";
 import type { SearchSnippet } from "./types.js";
 
 const TOKENS_BEFORE = 5;
@@ -6,14 +7,16 @@ const TOKENS_TOTAL = 18;
 const ELLIPSIS = "…";
 
 /**
- * An excerpt of `content` around its first matching word, with the matched words' offsets.
+ * An excerpt of `content` (Markdown, shown as plain text) around its first matching word, with
+ * the matched words' offsets.
  * Built here rather than with FTS5's snippet(), which costs a full index lookup per message;
  * this needs only the message text.
  */
 export function buildSnippet(
-  content: string,
+  markdown: string,
   terms: readonly SearchTerm[],
 ): Pick<SearchSnippet, "text" | "highlights"> {
+  const content = markdownToPlainText(markdown);
   const spans = tokenSpans(content);
   if (spans.length === 0) return { text: content.slice(0, 200), highlights: [] };
   const matches = (folded: string) =>

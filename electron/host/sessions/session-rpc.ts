@@ -21,6 +21,12 @@ type SessionHandlers = Pick<
   | "session.get"
   | "session.rename"
   | "session.regenerate"
+  | "session.setModel"
+  | "session.setSystemPrompt"
+  | "session.edit"
+  | "session.switchVersion"
+  | "session.export"
+  | "session.import"
 >;
 
 export function sessionHandlers(service: SessionService): SessionHandlers {
@@ -40,6 +46,16 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
     "session.rename": async ({ sessionId, title }) => rpc(() => (service.rename(sessionId, title), {})),
     "session.regenerate": async ({ sessionId }, ctx) =>
       rpc(() => service.regenerate(sessionId, ctx.connectionId)),
+    "session.setModel": async ({ sessionId, provider, model }) =>
+      rpc(() => ({ model: service.overrides.setModel(sessionId, provider, model) })),
+    "session.edit": async ({ sessionId, messageId, text }) =>
+      rpc(() => service.edits.edit(sessionId, messageId, text)),
+    "session.switchVersion": async ({ sessionId, group, version }) =>
+      rpc(() => (service.edits.switchVersion(sessionId, group, version), {})),
+    "session.export": async ({ sessionId, format }) => rpc(() => service.files.export(sessionId, format)),
+    "session.import": async ({ content }) => rpc(() => service.files.import(content)),
+    "session.setSystemPrompt": async ({ sessionId, prompt }) =>
+      rpc(() => service.overrides.setSystemPrompt(sessionId, prompt)),
   };
 }
 

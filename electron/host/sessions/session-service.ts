@@ -17,10 +17,13 @@ import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
 import { BusyInput } from "./busy-input.js";
-import { runChatCommand } from "./chat-command.js";
+import { commandTitle, runChatCommand } from "./chat-command.js";
+import { ChatFiles } from "./chat-files.js";
+import { MessageEdits } from "./message-edits.js";
+import { SessionOverrides } from "./session-overrides.js";
 import { snapshotOf } from "./session-snapshot.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
-import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
+import { isArchivedVersion, isCommandExchange, isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import { parseChatInput } from "./slash-command.js";
 import type { StoreHandle } from "./store-handle.js";
@@ -65,6 +68,12 @@ export class SessionService {
   private readonly transcript: Transcript;
   private readonly busy: BusyInput;
   private readonly titles: TitleGenerator;
+  /** The chat's model and system prompt, changed from its header. */
+  readonly overrides: SessionOverrides;
+  /** Edited messages and their versions. */
+  readonly edits: MessageEdits;
+  /** Export and import of chats. */
+  readonly files: ChatFiles;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
   /**
@@ -93,6 +102,28 @@ export class SessionService {
       if (result.status === "ok" && this.store().getSession(sessionId)?.titleState === "pending") {
         this.track(this.titles.generate(sessionId, turn.gatewaySessionKey));
       }
+    });
+    this.overrides = this.createOverrides();
+    this.files = new ChatFiles({ store: this.store, transcript: this.transcript, settings: deps.settings });
+    this.edits = new MessageEdits({
+      store: this.store,
+      transcript: this.transcript,
+      isRunning: (id) => this.busy.isRunning(id),
+      rerun: (session, turnId, text, origin) =>
+        this.busy.rerun(session, turnId, text, origin, this.owners.get(session.id) ?? "person"),
+    });
+  }
+
+  private createOverrides(): SessionOverrides {
+    return new SessionOverrides({
+      store: this.store,
+      transcript: this.transcript,
+      settings: this.deps.settings,
+      isRunning: (id) => this.busy.isRunning(id),
+      changed: (session) => {
+        this.turnSessions.set(session.id, session);
+        this.transcript.emit("sessions.changed", null, {});
+      },
     });
   }
 
@@ -141,6 +172,7 @@ export class SessionService {
       runningTurnId: this.busy.runningTurnId(sessionId),
       queued: this.busy.waitingCount(sessionId),
       model: { ...session.snapshot.mainRoute },
+      systemPrompt: session.snapshot.chatSystemPrompt ?? "",
     };
   }
 
@@ -165,11 +197,18 @@ export class SessionService {
       throw new SessionInputError(
         "Images can't go with a slash command; send them in a message of their own.",
       );
-    if (input.kind === "command")
+    if (input.kind === "command") {
+      const title = commandTitle(input.command.name, input.rawArgs);
       return runChatCommand(
-        { transcript: this.transcript, log: this.deps.log, track: (work) => this.track(work) },
+        {
+          transcript: this.transcript,
+          log: this.deps.log,
+          track: (work) => this.track(work),
+          onAnswered: (id) => this.nameAfterCommand(id, title),
+        },
         { sessionId, text, command: input.command, rawArgs: input.rawArgs, gatewaySessionKey },
       );
+    }
     if (input.kind === "steer" && !input.text) {
       throw new SessionInputError("Write the guidance after /steer, for example: /steer keep it short");
     }
@@ -235,10 +274,14 @@ export class SessionService {
       throw new SessionBusyError("A reply is still being written; stop it first, then regenerate.");
     }
     const records = this.store().listMessages(sessionId);
-    const last = records.findLastIndex((m) => m.role === "user" && !isPending(m) && !isCommandExchange(m));
+    const last = records.findLastIndex(
+      (m) => m.role === "user" && !isPending(m) && !isCommandExchange(m) && !isArchivedVersion(m),
+    );
     const user = records[last];
     if (!user) throw new SessionInputError("There is no message to answer again yet; send one first.");
-    const after = records.slice(last + 1).filter((m) => !isPending(m) && !isCommandExchange(m));
+    const after = records
+      .slice(last + 1)
+      .filter((m) => !isPending(m) && !isCommandExchange(m) && !isArchivedVersion(m));
     this.transcript.remove(
       sessionId,
       after.map((m) => m.id),
@@ -304,6 +347,15 @@ export class SessionService {
     await this.busy.close();
     await this.settled();
     this.deps.store.close();
+  }
+
+  /** A chat still called `New chat` whose first exchange was a command is named after it. */
+  private nameAfterCommand(sessionId: string, title: string): void {
+    const session = this.store().getSession(sessionId);
+    if (!session || session.titleState !== "pending" || session.title !== "New chat") return;
+    this.store().renameSession(sessionId, title, "pending");
+    this.transcript.emit("session.title", sessionId, { title });
+    this.transcript.emit("sessions.changed", null, {});
   }
 
   /** Like `requireSession`, without a store read for a session seen before (only id and snapshot are used). */

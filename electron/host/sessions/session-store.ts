@@ -6,6 +6,7 @@ import { SessionSearch, type SearchOptions } from "./session-search.js";
 import { SessionStoreError, translateSqliteError } from "./session-store-error.js";
 import { SessionTable } from "./session-table.js";
 import type {
+  SessionSnapshot,
   MessagePatch,
   MessageRecord,
   NewMessage,
@@ -117,6 +118,13 @@ export class SessionStore {
     if (!trimmed) throw new RangeError("A session title cannot be empty.");
     this.guard(() => {
       if (!this.sessions.rename(id, trimmed, titleState))
+        throw SessionStoreError.notFound(this.file, "session", id);
+    });
+  }
+
+  setSnapshot(id: string, snapshot: SessionSnapshot): void {
+    this.guard(() => {
+      if (!this.sessions.setSnapshot(id, snapshot))
         throw SessionStoreError.notFound(this.file, "session", id);
     });
   }

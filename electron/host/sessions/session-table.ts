@@ -24,6 +24,7 @@ export class SessionTable {
   private readonly listStmt: Statement<[number, number], SessionRow>;
   private readonly renameStmt: Statement<[string, TitleState, string]>;
   private readonly titleStateStmt: Statement<[TitleState, string]>;
+  private readonly snapshotStmt: Statement<[string, string]>;
   private readonly touchStmt: Statement<[number, string]>;
   private readonly touchRowStmt: Statement<[number, number]>;
   private readonly deleteStmt: Statement<[string]>;
@@ -45,6 +46,7 @@ export class SessionTable {
     );
     this.renameStmt = db.prepare("UPDATE sessions SET title = ?, title_state = ? WHERE id = ?");
     this.titleStateStmt = db.prepare("UPDATE sessions SET title_state = ? WHERE id = ?");
+    this.snapshotStmt = db.prepare("UPDATE sessions SET settings_snapshot = ? WHERE id = ?");
     this.touchStmt = db.prepare("UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?");
     this.touchRowStmt = db.prepare("UPDATE sessions SET updated_at = max(updated_at, ?) WHERE row = ?");
     this.deleteStmt = db.prepare("DELETE FROM sessions WHERE id = ?");
@@ -100,6 +102,11 @@ export class SessionTable {
 
   setTitleState(id: string, titleState: TitleState): boolean {
     return this.titleStateStmt.run(titleState, id).changes > 0;
+  }
+
+  /** A person's explicit change to what the session runs with (its model, its own system prompt). */
+  setSnapshot(id: string, snapshot: SessionSnapshot): boolean {
+    return this.snapshotStmt.run(JSON.stringify(snapshot), id).changes > 0;
   }
 
   /** Marks activity; `max` keeps updated_at from going backwards if the clock does. */

@@ -5,7 +5,7 @@
  */
 import type { AuxiliaryCaller } from "../llm/auxiliary-call.js";
 import type { AgentLog } from "../logging/agent-log.js";
-import { isNotSent, isPending } from "./request-builder.js";
+import { isCommandExchange, isNotSent, isPending } from "./request-builder.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
 
@@ -57,10 +57,23 @@ export interface TitleGeneratorDeps {
 }
 
 export class TitleGenerator {
+  /** Sessions whose title is being written: a second finished turn must not ask again. */
+  private readonly inFlight = new Set<string>();
+
   constructor(private readonly deps: TitleGeneratorDeps) {}
 
   /** Titles the session when it still waits for one; never throws. Resolves with the title or null. */
   async generate(sessionId: string, gatewaySessionKey: string): Promise<string | null> {
+    if (this.inFlight.has(sessionId)) return null;
+    this.inFlight.add(sessionId);
+    try {
+      return await this.write(sessionId, gatewaySessionKey);
+    } finally {
+      this.inFlight.delete(sessionId);
+    }
+  }
+
+  private async write(sessionId: string, gatewaySessionKey: string): Promise<string | null> {
     const { store, transcript, log } = this.deps;
     try {
       const session = store().getSession(sessionId);
@@ -68,7 +81,12 @@ export class TitleGenerator {
       const exchange = store()
         .listMessages(sessionId)
         .filter(
-          (m) => (m.role === "user" || m.role === "assistant") && m.content && !isPending(m) && !isNotSent(m),
+          (m) =>
+            (m.role === "user" || m.role === "assistant") &&
+            m.content &&
+            !isPending(m) &&
+            !isNotSent(m) &&
+            !isCommandExchange(m),
         )
         .slice(0, 4)
         .map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.content.slice(0, 2_000)}`)

@@ -12,7 +12,8 @@ export type BusyInputMode = "queue" | "steer" | "interrupt";
 
 export type SendDisposition = MessageDisposition;
 
-export type SendResult = { turnId: string; disposition: SendDisposition };
+/** `command`: the text ran a plugin's slash command, so no chat turn started (its reply is a message). */
+export type SendResult = { turnId: string; disposition: SendDisposition; command?: string };
 
 /**
  * The abort reason when the host shuts down mid-turn: the partial reply is kept as `interrupted`

@@ -19,6 +19,8 @@ export type SessionSnapshot = {
   systemPrompt: string;
   prefillMessages: { role: "system" | "user" | "assistant"; content: string }[];
   ephemeralSystemPrompt: string | null;
+  /** The chat's own system prompt, set from its header; it goes before the settings' prompt and Memory. */
+  chatSystemPrompt?: string;
 };
 
 export type SessionSummary = {

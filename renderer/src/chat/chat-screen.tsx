@@ -13,7 +13,10 @@ import { selectIsRunning } from "../stores/transcript-store.js";
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
 import { InlineAlert } from "../ui/inline-alert.js";
+import { ChatModelPicker } from "./chat-model-picker.js";
 import { Composer } from "./composer.js";
+import { ExportMenu } from "./export-menu.js";
+import { SystemPromptButton } from "./system-prompt-button.js";
 import { Transcript } from "./transcript.js";
 import { UsagePopover } from "./usage-popover.js";
 
@@ -78,7 +81,10 @@ export function ChatScreen() {
       <header className="chat-header">
         <h1 className="chat-title">{sessionId ? (title ?? "Chat") : "New chat"}</h1>
         <div className="chat-header-tools">
-          {hasModel ? (
+          {hasModel && sessionId ? <SystemPromptButton /> : null}
+          {hasModel && sessionId ? (
+            <ChatModelPicker fallback={current} />
+          ) : hasModel ? (
             <span className="model-pill" title="The main model">
               <Cpu size={14} aria-hidden="true" />
               <span className="model-pill-text">
@@ -86,6 +92,7 @@ export function ChatScreen() {
               </span>
             </span>
           ) : null}
+          {sessionId ? <ExportMenu /> : null}
           {sessionId ? <UsagePopover /> : null}
         </div>
       </header>

@@ -16,7 +16,7 @@ import {
 import { useChatSettings, useComposer, useTranscript } from "../stores/chat-context.js";
 import type { BusyInputMode } from "../stores/chat-types.js";
 import { matchCommands, type SlashCommand } from "../stores/composer-store.js";
-import { selectIsRunning } from "../stores/transcript-store.js";
+import { selectIsRunning, selectLastEditableId } from "../stores/transcript-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { AttachImageButton, PendingImages } from "./image-attach-controls.js";
 import { useImageAttachments } from "./image-attachments.js";
@@ -49,6 +49,10 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   const sending = useComposer((s) => s.sending);
   const sendError = useComposer((s) => s.sendError);
   const lastDisposition = useComposer((s) => s.lastDisposition);
+  const clearDisposition = useComposer((s) => s.clearDisposition);
+  const runningTurnId = useTranscript((s) => s.runningTurnId);
+  const setEditing = useTranscript((s) => s.setEditingMessageId);
+  const lastEditableId = useTranscript(selectLastEditableId);
   const commands = useComposer((s) => (s.commands.kind === "ready" ? s.commands.data : null));
   const loadCommands = useComposer((s) => s.loadCommands);
   const busyMode = useChatSettings((s) =>
@@ -71,6 +75,18 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   useEffect(() => {
     if (!disabled) input.current?.focus();
   }, [sessionId, disabled]);
+
+  // What happened to the last message is news only until it entered the conversation: a steer
+  // while the reply it went into runs, a queued message or a redirect until its own turn starts.
+  const dispositionCurrent =
+    lastDisposition !== null &&
+    (lastDisposition.disposition === "steered"
+      ? runningTurnId === lastDisposition.turnId
+      : runningTurnId !== null && runningTurnId !== lastDisposition.turnId);
+  useEffect(() => {
+    if (lastDisposition && !dispositionCurrent) clearDisposition();
+  }, [lastDisposition, dispositionCurrent, clearDisposition]);
+  useEffect(() => clearDisposition, [sessionId, clearDisposition]);
 
   // Grow with the text up to a limit, then scroll.
   useLayoutEffect(() => {
@@ -130,10 +146,19 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
+      return;
+    }
+    // ↑ in an empty box edits the last message sent, as in the big chat apps.
+    if (event.key === "ArrowUp" && draft === "" && !running && lastEditableId) {
+      event.preventDefault();
+      setEditing(lastEditableId);
     }
   };
 
-  const status = sendError ? null : lastDisposition ? dispositionNote[lastDisposition.disposition] : null;
+  const status =
+    sendError || !dispositionCurrent || !lastDisposition
+      ? null
+      : dispositionNote[lastDisposition.disposition];
 
   return (
     <div className="composer">

@@ -24,3 +24,8 @@ export function splitMarkdownBlocks(text: string): string[] {
   if (current.length) blocks.push(current.join("\n"));
   return blocks;
 }
+
+/** Whether the text defines a footnote (`[^1]: …`). */
+export function hasFootnotes(text: string): boolean {
+  return /^ {0,3}\[\^[^\]\s]+\]:/m.test(text);
+}

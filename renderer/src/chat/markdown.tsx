@@ -1,5 +1,6 @@
 /**
- * A reply as Markdown (GFM) with highlighted code and a copy button per code block. Rendered
+ * A reply as Markdown (GFM, footnotes) with highlighted code and a copy button per code block,
+ * math (KaTeX) and Mermaid diagrams, both loaded only when a reply needs them. Rendered
  * block by block (see markdown-blocks.ts) so streaming text re-parses only its growing tail.
  */
 import { memo, useMemo, type ReactNode } from "react";
@@ -7,7 +8,9 @@ import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { CopyButton } from "./copy-button.js";
-import { splitMarkdownBlocks } from "./markdown-blocks.js";
+import { hasFootnotes, splitMarkdownBlocks } from "./markdown-blocks.js";
+import { useMathPlugins } from "./math-plugins.js";
+import { MermaidDiagram } from "./mermaid-diagram.js";
 
 const remarkPlugins = [remarkGfm];
 // react-markdown attaches plugins on every render, and rehype-highlight's attacher registers all
@@ -31,6 +34,7 @@ const components: Components = {
     const language = /language-([\w+-]+)/.exec(
       (children as { props?: { className?: string } } | undefined)?.props?.className ?? "",
     )?.[1];
+    if (language === "mermaid") return <MermaidDiagram source={code} />;
     return (
       <div className="code-block">
         <div className="code-block-bar">
@@ -51,10 +55,14 @@ const components: Components = {
 };
 
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  const math = useMathPlugins(text);
+  const remark = useMemo(() => (math ? [...remarkPlugins, ...math.remark] : remarkPlugins), [math]);
+  // KaTeX runs before highlighting, which only touches code.
+  const rehype = useMemo(() => (math ? [...math.rehype, ...rehypePlugins] : rehypePlugins), [math]);
   // Each block is its own containment box: off-screen blocks of a long reply skip layout and paint.
   return (
     <div className="markdown-block">
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      <ReactMarkdown remarkPlugins={remark} rehypePlugins={rehype} components={components}>
         {text}
       </ReactMarkdown>
     </div>
@@ -62,7 +70,8 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
 });
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  // Footnote references and their definitions must be parsed together to link up.
+  const blocks = useMemo(() => (hasFootnotes(text) ? [text] : splitMarkdownBlocks(text)), [text]);
   return (
     <div className="markdown">
       {blocks.map((block, index) => (

@@ -4,7 +4,6 @@ import type { ChatMessage } from "../stores/chat-types.js";
 
 const dispositionText = {
   queued: "Queued — runs after the current reply",
-  queuedDone: "Queued",
   steered: "Steered into the reply",
   redirected: "Redirected the reply",
 } as const;
@@ -13,11 +12,11 @@ export function UserMarks({ message }: { message: ChatMessage }) {
   const disposition = message.meta?.disposition;
   if (!disposition || disposition === "started") return null;
   const pending = message.meta?.pending === true;
+  // Once a queued message has run it is an ordinary message: nothing to say about it any more.
+  if (disposition === "queued" && !pending) return null;
   const text =
     disposition === "queued"
-      ? pending
-        ? dispositionText.queued
-        : dispositionText.queuedDone
+      ? dispositionText.queued
       : pending && disposition === "steered"
         ? "Steering — enters the reply at its next step"
         : dispositionText[disposition as "steered" | "redirected"];

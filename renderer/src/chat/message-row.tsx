@@ -2,14 +2,14 @@
  * One message of the transcript. Memoized on the message object: the store replaces only the
  * message that changed, so a streamed delta re-renders one row, not the whole transcript.
  */
-import { Bot, CircleExclamationPoint, Info, RotateCcw } from "lucide-react";
+import { Bot, CircleExclamationPoint, Info, Puzzle, RotateCcw } from "lucide-react";
 import { memo } from "react";
 import type { ChatMessage } from "../stores/chat-types.js";
 import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
+import { useNavigation } from "../stores/stores-context.js";
 import { CopyButton } from "./copy-button.js";
-import { MessageImages } from "./message-images.js";
 import { Markdown } from "./markdown.js";
-import { ReplyMarks, UserMarks } from "./message-marks.js";
+import { ReplyMarks } from "./message-marks.js";
 import { ToolCall, type ToolCallView } from "./tool-call.js";
 
 export interface MessageRowProps {
@@ -18,6 +18,8 @@ export interface MessageRowProps {
   canRegenerate: boolean;
   onRegenerate(): void;
   providerName: string | null;
+  /** The message an opened search hit pointed at. */
+  focused?: boolean;
 }
 
 function toolCallsOf(message: ChatMessage): ToolCallView[] {
@@ -30,6 +32,7 @@ export const MessageRow = memo(function MessageRow({
   canRegenerate,
   onRegenerate,
   providerName,
+  focused = false,
 }: MessageRowProps) {
   if (message.role === "tool" || message.role === "system") return null;
   if (isCompactionMarker(message)) return <CompactionMarker message={message} />;
@@ -39,23 +42,6 @@ export const MessageRow = memo(function MessageRow({
         <Info size={14} aria-hidden="true" />
         {message.content}
       </p>
-    );
-  }
-  if (message.role === "user") {
-    return (
-      <article
-        className="message message-user"
-        aria-label="Your message"
-        data-message-id={message.id}
-        data-role="user"
-      >
-        <MessageImages message={message} />
-        {message.content ? <div className="message-bubble">{message.content}</div> : null}
-        <UserMarks message={message} />
-        <div className="message-actions">
-          <CopyButton text={message.content} />
-        </div>
-      </article>
     );
   }
   const streaming = message.status === "streaming";
@@ -69,11 +55,19 @@ export const MessageRow = memo(function MessageRow({
       data-message-id={message.id}
       data-role="assistant"
       data-status={message.status}
+      data-focused={focused || undefined}
     >
       <div className="message-avatar" aria-hidden="true">
-        <Bot size={16} />
+        {typeof message.meta?.pluginId === "string" ? <Puzzle size={16} /> : <Bot size={16} />}
       </div>
       <div className="message-main">
+        {typeof message.meta?.pluginId === "string" ? (
+          <header className="message-author">
+            <Puzzle size={12} aria-hidden="true" />
+            <span>{message.meta.pluginId}</span>
+            <span className="message-author-note">plugin</span>
+          </header>
+        ) : null}
         {message.content ? (
           <Markdown text={message.content} />
         ) : streaming && toolCalls.length === 0 ? (
@@ -91,6 +85,9 @@ export const MessageRow = memo(function MessageRow({
           <div role="alert" className="message-error">
             <CircleExclamationPoint size={14} aria-hidden="true" />
             <span>{String(error)}</span>
+            {typeof message.meta?.missingKey === "string" ? (
+              <AddKeyButton providerId={message.meta.missingKey} />
+            ) : null}
           </div>
         ) : null}
         <ReplyMarks message={message} providerName={providerName} />
@@ -109,3 +106,13 @@ export const MessageRow = memo(function MessageRow({
     </article>
   );
 });
+
+/** Offered when a provider refused a reply because no key is stored for it. */
+function AddKeyButton({ providerId }: { providerId: string }) {
+  const openEdit = useNavigation((s) => s.openEditProvider);
+  return (
+    <button type="button" className="link-button" onClick={() => openEdit(providerId)}>
+      Add a key
+    </button>
+  );
+}

@@ -2,10 +2,11 @@
  * The chat part of the app sidebar: "New chat", a search box over titles and message text, and
  * the sessions newest first (or the search hits with their snippets), plus the undo toast.
  */
-import { Plus, Search } from "lucide-react";
-import { useCallback, useEffect } from "react";
+import { Plus, Search, Upload } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { describeError } from "../api/rpc-error.js";
 import { useShallow } from "zustand/react/shallow";
-import { useSessions } from "../stores/chat-context.js";
+import { useSessions, useTranscript } from "../stores/chat-context.js";
 import { selectVisibleSessions } from "../stores/sessions-store.js";
 import { useProviders } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
@@ -23,6 +24,7 @@ export function SessionSidebar() {
   return (
     <section className="session-sidebar" aria-label="Chats">
       <NewChatButton />
+      <ImportChatButton />
       <SearchBox />
       <SessionList />
       <UndoToast />
@@ -44,6 +46,44 @@ function NewChatButton() {
     >
       New chat
     </Button>
+  );
+}
+
+/** Opens a chat exported as JSON (here or on another machine) as a new chat. */
+function ImportChatButton() {
+  const importChat = useSessions((s) => s.importChat);
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <button type="button" className="link-button import-chat" onClick={() => input.current?.click()}>
+        <Upload size={13} aria-hidden="true" />
+        Import chat
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = "";
+          if (!file) return;
+          setError(null);
+          file
+            .text()
+            .then(importChat)
+            .catch((err: unknown) => setError(`Couldn't import ${file.name}: ${describeError(err)}`));
+        }}
+      />
+      {error ? (
+        <p role="alert" className="session-list-note session-list-error">
+          {error}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -81,7 +121,18 @@ function SessionList() {
   const rename = useSessions((s) => s.rename);
   const requestDelete = useSessions((s) => s.requestDelete);
   const load = useSessions((s) => s.load);
+  const focusMessage = useTranscript((s) => s.focusMessage);
   const onOpen = useCallback((id: string) => select(id), [select]);
+  // A hit opens its chat at the message that matched.
+  const onOpenHit = useCallback(
+    (id: string) => {
+      select(id);
+      const messageId =
+        results?.kind === "ready" ? results.data.find((h) => h.sessionId === id)?.snippet?.messageId : null;
+      if (messageId) focusMessage(messageId);
+    },
+    [select, focusMessage, results],
+  );
   const onDelete = useCallback((id: string) => requestDelete(id), [requestDelete]);
 
   if (results) {
@@ -105,7 +156,7 @@ function SessionList() {
                 key={hit.sessionId}
                 session={hit}
                 current={hit.sessionId === selectedId}
-                onOpen={onOpen}
+                onOpen={onOpenHit}
                 onRename={rename}
                 onDelete={onDelete}
                 snippet={hit.snippet ?? null}

@@ -40,17 +40,22 @@ export function MemoryPage() {
 
 function MemoryForm({ saved }: { saved: string }) {
   const save = useChatSettings((s) => s.save);
-  const [note, setNote] = useState(saved);
-  const [seen, setSeen] = useState(saved);
+  // Unsaved text lives in the store, so leaving this page and coming back finds it again.
+  const draft = useChatSettings((s) => s.memoryDraft);
+  const setDraft = useChatSettings((s) => s.setMemoryDraft);
+  const note = draft ?? saved;
+  const setNote = (text: string) => setDraft(text === saved ? null : text);
   const [status, setStatus] = useState<"idle" | "saving" | "saved">("idle");
   const [error, setError] = useState<string | null>(null);
   const dirty = note !== saved;
 
-  // Changed elsewhere (another window, config.yaml): follow it unless the user is editing.
-  if (saved !== seen) {
-    setSeen(saved);
-    if (!dirty || note === seen) setNote(saved);
-  }
+  // Closing or reloading the window with unsaved text asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [dirty]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -58,6 +63,7 @@ function MemoryForm({ saved }: { saved: string }) {
     setError(null);
     try {
       await save("memoryNote", note);
+      setDraft(null);
       setStatus("saved");
     } catch (err) {
       setStatus("idle");
@@ -93,8 +99,15 @@ function MemoryForm({ saved }: { saved: string }) {
               <Check size={14} aria-hidden="true" />
               Saved. New chats include this note.
             </>
+          ) : dirty ? (
+            "Unsaved changes — kept while you look elsewhere; Save to use them in new chats."
           ) : null}
         </p>
+        {dirty ? (
+          <Button variant="ghost" onClick={() => setDraft(null)} disabled={status === "saving"}>
+            Discard changes
+          </Button>
+        ) : null}
         <Button
           type="submit"
           variant="primary"

@@ -8,6 +8,8 @@ import { describeError } from "../api/rpc-error.js";
 import { Button } from "../ui/button.js";
 import { Field } from "../ui/field.js";
 import { InlineAlert } from "../ui/inline-alert.js";
+import { selectKeychainProblem } from "../stores/host-store.js";
+import { useHost } from "../stores/stores-context.js";
 import {
   needsKey,
   providerIdFor,
@@ -38,6 +40,8 @@ export function ProviderForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // Without a keychain a typed key could not be saved: say so before anyone types one.
+  const keychainProblem = useHost(selectKeychainProblem);
   const apiKeyInput = useRef<HTMLInputElement>(null);
 
   const id = providerIdFor(target, fields);
@@ -105,6 +109,7 @@ export function ProviderForm({
           />
         )}
       </Field>
+      {keychainProblem ? <InlineAlert tone="warning">{keychainProblem}</InlineAlert> : null}
       <Field
         label="API key"
         hint={
@@ -119,6 +124,7 @@ export function ProviderForm({
             ref={apiKeyInput}
             className="input input-mono"
             type="password"
+            disabled={keychainProblem !== null}
             autoComplete="off"
             spellCheck={false}
             placeholder={keyPlaceholder}

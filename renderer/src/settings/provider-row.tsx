@@ -12,11 +12,14 @@ export function ProviderRow({
   isMain,
   onEdit,
   onRemove,
+  onAddKey,
 }: {
   provider: ProviderView;
   isMain: boolean;
   onEdit(): void;
   onRemove(): void;
+  /** Opens the form at its API key, for a provider that refused a request without one. */
+  onAddKey(): void;
 }) {
   const test = useProviders((s) => s.connectionTests[provider.id]);
   const testConnection = useProviders((s) => s.testConnection);
@@ -54,7 +57,9 @@ export function ProviderRow({
           </Button>
         </div>
       </div>
-      {test && test.kind !== "testing" ? <ConnectionTestResult name={provider.name} test={test} /> : null}
+      {test && test.kind !== "testing" ? (
+        <ConnectionTestResult name={provider.name} test={test} onAddKey={provider.hasKey ? null : onAddKey} />
+      ) : null}
       <ModelSettingsPanel providerId={provider.id} providerName={provider.name} />
     </li>
   );
@@ -74,14 +79,26 @@ function KeyState({ provider }: { provider: ProviderView }) {
 function ConnectionTestResult({
   name,
   test,
+  onAddKey,
 }: {
   name: string;
   test: Exclude<ConnectionTest, { kind: "testing" }>;
+  onAddKey: (() => void) | null;
 }) {
   if (test.kind === "failed") {
     return (
       <div className="provider-row-result">
-        <InlineAlert>{test.message}</InlineAlert>
+        <InlineAlert
+          action={
+            onAddKey ? (
+              <Button size="sm" icon={<KeyRound size={14} aria-hidden="true" />} onClick={onAddKey}>
+                Add a key
+              </Button>
+            ) : undefined
+          }
+        >
+          {test.message}
+        </InlineAlert>
       </div>
     );
   }

@@ -5,7 +5,9 @@ import type { ProviderView } from "../../../electron/host/rpc/methods/providers.
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
 import { LoadableView } from "../ui/loadable-view.js";
-import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
+import { InlineAlert } from "../ui/inline-alert.js";
+import { selectKeychainProblem } from "../stores/host-store.js";
+import { useHost, useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectCurrentMainModel } from "../stores/main-model-store.js";
 import { ProviderRow } from "./provider-row.js";
 import { RemoveProviderDialog } from "./remove-provider-dialog.js";
@@ -18,6 +20,9 @@ export function ProvidersPage() {
   const openEdit = useNavigation((s) => s.openEditProvider);
   const mainProvider = useMainModel((s) => selectCurrentMainModel(s)?.provider ?? null);
   const [removing, setRemoving] = useState<ProviderView | null>(null);
+  const keychainProblem = useHost(selectKeychainProblem);
+  const removeNotice = useProviders((s) => s.removeNotice);
+  const clearRemoveNotice = useProviders((s) => s.clearRemoveNotice);
 
   const hasProviders = providers.kind === "ready" && providers.data.length > 0;
   // Exactly one "Add provider" button on the page: in the header, or in the empty state.
@@ -35,6 +40,25 @@ export function ProvidersPage() {
         description="OpenAI-compatible endpoints Hermes Desktop can talk to. Keys stay in your system keychain."
         action={hasProviders ? addButton : null}
       />
+      {keychainProblem ? (
+        <div className="settings-page-alert">
+          <InlineAlert tone="warning">{keychainProblem}</InlineAlert>
+        </div>
+      ) : null}
+      {removeNotice ? (
+        <div className="settings-page-alert">
+          <InlineAlert
+            tone="warning"
+            action={
+              <Button size="sm" variant="ghost" onClick={clearRemoveNotice}>
+                Dismiss
+              </Button>
+            }
+          >
+            {removeNotice}
+          </InlineAlert>
+        </div>
+      ) : null}
       <LoadableView
         value={providers}
         loadingText="Loading providers…"
@@ -57,6 +81,7 @@ export function ProvidersPage() {
                   provider={provider}
                   isMain={provider.id === mainProvider}
                   onEdit={() => openEdit(provider.id)}
+                  onAddKey={() => openEdit(provider.id)}
                   onRemove={() => setRemoving(provider)}
                 />
               ))}

@@ -1,6 +1,7 @@
 /** Settings: the section picked in the sidebar's Settings navigation. */
 import { useNavigation } from "../stores/stores-context.js";
 import { selectSettingsSection } from "../stores/navigation-store.js";
+import { AppearancePage } from "./appearance-page.js";
 import { ChatSettingsPage } from "./chat-settings-page.js";
 import { MemoryPage } from "./memory-page.js";
 import { ModelsPage } from "./models-page.js";
@@ -19,6 +20,8 @@ export function SettingsView() {
         <ChatSettingsPage />
       ) : section === "memory" ? (
         <MemoryPage />
+      ) : section === "appearance" ? (
+        <AppearancePage />
       ) : (
         <ProvidersPage />
       )}

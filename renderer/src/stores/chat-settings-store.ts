@@ -1,6 +1,7 @@
 /**
  * The chat's own settings: how a message sent during a reply behaves (`display.busy_input_mode`)
- * and the memory note every new session's system prompt includes (`memory.note`).
+ * and the memory note every new session's system prompt includes (`memory.note`), with its
+ * unsaved draft.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
@@ -8,9 +9,13 @@ import { describeError } from "../api/rpc-error.js";
 import { busyInputModes, type BusyInputMode } from "./chat-types.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
+export type Theme = "system" | "light" | "dark";
+export const themes: readonly Theme[] = ["system", "light", "dark"];
+
 export interface ChatSettings {
   busyInputMode: BusyInputMode;
   memoryNote: string;
+  theme: Theme;
 }
 
 export interface ChatSettingsState {
@@ -18,11 +23,18 @@ export interface ChatSettingsState {
   load(): Promise<void>;
   /** Rejects with the host's error; the page shows it. */
   save<K extends keyof ChatSettings>(field: K, value: ChatSettings[K]): Promise<void>;
+  /**
+   * Memory note text typed but not saved, kept while the person visits other pages so leaving
+   * Settings → Memory loses nothing; null when there is none.
+   */
+  memoryDraft: string | null;
+  setMemoryDraft(text: string | null): void;
 }
 
 const settingKeys: Record<keyof ChatSettings, string> = {
   busyInputMode: "display.busy_input_mode",
   memoryNote: "memory.note",
+  theme: "display.theme",
 };
 
 const block = (settings: Record<string, unknown>, name: string): Record<string, unknown> => {
@@ -34,7 +46,9 @@ const block = (settings: Record<string, unknown>, name: string): Record<string, 
 export function chatSettingsFrom(settings: Record<string, unknown>): ChatSettings {
   const mode = block(settings, "display")["busy_input_mode"];
   const note = block(settings, "memory")["note"];
+  const theme = block(settings, "display")["theme"];
   return {
+    theme: themes.includes(theme as Theme) ? (theme as Theme) : "system",
     busyInputMode: busyInputModes.includes(mode as BusyInputMode) ? (mode as BusyInputMode) : "queue",
     memoryNote: typeof note === "string" ? note : "",
   };
@@ -44,6 +58,10 @@ export function createChatSettingsStore(client: HermesClient): StoreApi<ChatSett
   const nextLoad = latestOnly();
   return createStore<ChatSettingsState>()((set, get) => ({
     settings: loading(),
+    memoryDraft: null,
+    setMemoryDraft(text) {
+      set({ memoryDraft: text });
+    },
     async load() {
       const isLatest = nextLoad();
       try {

@@ -34,10 +34,12 @@ export interface SendingSlice {
   sending: boolean;
   sendError: string | null;
   /** What happened to the last message, when it did not simply start a turn. */
-  lastDisposition: { disposition: Exclude<SendDisposition, "started">; at: number } | null;
+  lastDisposition: { disposition: Exclude<SendDisposition, "started">; turnId: string; at: number } | null;
   /** Resolves true when the host took the message (the caller clears the draft and images). */
   send(text: string, images?: readonly SessionImageInput[]): Promise<boolean>;
   clearSendError(): void;
+  /** The note about the last message is over (its turn ran, or another chat opened). */
+  clearDisposition(): void;
 }
 
 export interface CommandsSlice {
@@ -72,14 +74,16 @@ const createSendingSlice =
           sessionId = await deps.sessions.getState().createForFirstMessage();
           // The transcript opened the new, empty session; nothing to wait for.
         }
-        const { turnId, disposition } = await client.call("session.send", {
+        const { turnId, disposition, command } = await client.call("session.send", {
           sessionId,
           text,
           ...(steerPrefix.test(text) ? { mode: "steer" as const } : {}),
           ...(images.length ? { images: [...images] } : {}),
         });
-        if (disposition === "started") deps.transcript.getState().noteTurnStarted(sessionId, turnId);
-        set({ lastDisposition: disposition === "started" ? null : { disposition, at: Date.now() } });
+        // A plugin command runs beside the chat: its reply arrives as a message, no turn to wait for.
+        if (disposition === "started" && !command)
+          deps.transcript.getState().noteTurnStarted(sessionId, turnId);
+        set({ lastDisposition: disposition === "started" ? null : { disposition, turnId, at: Date.now() } });
         return true;
       } catch (err) {
         set({ sendError: describeError(err) });
@@ -90,6 +94,9 @@ const createSendingSlice =
     },
     clearSendError() {
       set({ sendError: null });
+    },
+    clearDisposition() {
+      if (get().lastDisposition) set({ lastDisposition: null });
     },
   });
 

@@ -42,8 +42,20 @@ export function createHostStore(client: HermesClient): StoreApi<HostState> {
   }));
 }
 
-/** Notices still to show. Use with `useShallow`: it builds a new array. */
+/** The notice that no keychain answers; the Providers page and form show it, not the banner. */
+export const KEYCHAIN_NOTICE_KIND = "keychain_unavailable";
+
+/** Notices still to show as banners. Use with `useShallow`: it builds a new array. */
 export const selectVisibleNotices = (state: HostState): Notice[] =>
   state.info.kind === "ready"
-    ? state.info.data.notices.filter((notice) => !state.dismissedNotices.includes(noticeKey(notice)))
+    ? state.info.data.notices.filter(
+        (notice) =>
+          notice.kind !== KEYCHAIN_NOTICE_KIND && !state.dismissedNotices.includes(noticeKey(notice)),
+      )
     : [];
+
+/** What to tell someone about to type an API key when no keychain can store it; null when one can. */
+export const selectKeychainProblem = (state: HostState): string | null =>
+  state.info.kind === "ready"
+    ? (state.info.data.notices.find((notice) => notice.kind === KEYCHAIN_NOTICE_KIND)?.message ?? null)
+    : null;

@@ -17,6 +17,9 @@ export interface ProviderListSlice {
   /** Resolves with the saved provider; rejects with the host's error (the dialog shows it). */
   save(params: ProvidersSaveParams): Promise<ProviderView>;
   remove(id: string): Promise<void>;
+  /** What the host said about a removal that could not reach the keychain (a key may remain). */
+  removeNotice: string | null;
+  clearRemoveNotice(): void;
 }
 
 export interface ConnectionTestSlice {
@@ -70,8 +73,13 @@ const createListSlice =
         options.onProviderChanged?.(provider.id);
         return provider;
       },
+      removeNotice: null,
+      clearRemoveNotice() {
+        set({ removeNotice: null });
+      },
       async remove(id) {
-        await client.call("providers.remove", { id });
+        const { keyLeft } = await client.call("providers.remove", { id });
+        set({ removeNotice: keyLeft ?? null });
         nextLoad();
         const current = get().providers;
         set({

@@ -22,6 +22,8 @@ export interface SessionListSlice {
   createForFirstMessage(): Promise<string>;
   rename(sessionId: string, title: string): Promise<void>;
   applyTitle(sessionId: string, title: string): void;
+  /** Imports a JSON export as a new chat and opens it; rejects with the host's error. */
+  importChat(content: string): Promise<void>;
 }
 
 export interface SearchSlice {
@@ -102,6 +104,11 @@ const createListSlice =
           set({ sessions: previous });
           throw err;
         }
+      },
+      async importChat(content) {
+        const { sessionId } = await client.call("session.import", { content });
+        await get().load();
+        get().select(sessionId);
       },
       applyTitle(sessionId, title) {
         const current = get().sessions;

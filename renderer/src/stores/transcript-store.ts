@@ -23,10 +23,32 @@ export interface TranscriptSlice {
   handleEvent(event: ChatEvent): void;
   /** The host accepted a message that started a turn; the started event may still be on its way. */
   noteTurnStarted(sessionId: string, turnId: string): void;
+  /** A message to scroll to once shown (an opened search hit); the transcript clears it when done. */
+  focusMessageId: string | null;
+  focusMessage(messageId: string): void;
+  clearFocusMessage(): void;
+}
+
+/** What the open chat runs with, as changed from its header (null until loaded, or for a new chat). */
+export interface ChatOwnSettings {
+  model: { provider: string; model: string };
+  systemPrompt: string;
 }
 
 export interface TurnActionsSlice {
   actionError: string | null;
+  own: ChatOwnSettings | null;
+  /** Reject with the host's error; the dialog shows it. */
+  setModel(provider: string, model: string): Promise<void>;
+  setSystemPrompt(prompt: string): Promise<void>;
+  /** Sends an edited version of a message (the turns after it are replaced); false when refused. */
+  editMessage(messageId: string, text: string): Promise<boolean>;
+  /** The message being edited in place (null: none). */
+  editingMessageId: string | null;
+  setEditingMessageId(messageId: string | null): void;
+  switchVersion(group: string, version: number): Promise<void>;
+  /** The open chat as a file; rejects with the host's error. */
+  exportChat(format: "markdown" | "json"): Promise<{ filename: string; mimeType: string; content: string }>;
   stop(): Promise<void>;
   regenerate(): Promise<void>;
   clearActionError(): void;
@@ -103,7 +125,11 @@ const createTranscriptSlice =
         ]);
         if (!isLatest() || get().sessionId !== sessionId) return;
         batcher.discard(); // the loaded text already holds every delta sent before it
-        set({ messages: ready(messages), runningTurnId: details.runningTurnId });
+        set({
+          messages: ready(messages),
+          runningTurnId: details.runningTurnId,
+          own: { model: details.model, systemPrompt: details.systemPrompt ?? "" },
+        });
         const held = heldEvents;
         heldEvents = [];
         for (const event of held) get().handleEvent(event);
@@ -114,11 +140,30 @@ const createTranscriptSlice =
       }
     };
 
+    // A chat just created has no messages to load, but what it runs with is worth knowing.
+    const loadOwn = async (sessionId: string): Promise<void> => {
+      try {
+        const details = await client.call("session.get", { sessionId });
+        if (get().sessionId === sessionId) {
+          set({ own: { model: details.model, systemPrompt: details.systemPrompt ?? "" } });
+        }
+      } catch {
+        // The header falls back to the main model; the next open tries again.
+      }
+    };
+
     return {
       sessionId: null,
       messages: ready([]),
       runningTurnId: null,
       turnError: null,
+      focusMessageId: null,
+      focusMessage(messageId) {
+        set({ focusMessageId: messageId });
+      },
+      clearFocusMessage() {
+        if (get().focusMessageId !== null) set({ focusMessageId: null });
+      },
       async open(sessionId, openOptions = {}) {
         if (sessionId === get().sessionId && get().messages.kind !== "failed") return;
         batcher.discard();
@@ -129,10 +174,14 @@ const createTranscriptSlice =
           messages: sessionId && !openOptions.fresh ? loading() : ready([]),
           runningTurnId: null,
           turnError: null,
+          focusMessageId: null,
           usage: null,
           actionError: null,
+          own: null,
+          editingMessageId: null,
         });
         if (sessionId && !openOptions.fresh) await load(sessionId);
+        else if (sessionId) void loadOwn(sessionId);
       },
       async reload() {
         const id = get().sessionId;
@@ -191,6 +240,53 @@ const createTurnActionsSlice =
   (client: HermesClient): Slice<TurnActionsSlice> =>
   (set, get) => ({
     actionError: null,
+    own: null,
+    async setModel(provider, model) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const result = await client.call("session.setModel", { sessionId, provider, model });
+      const own = get().own;
+      if (get().sessionId === sessionId)
+        set({ own: { systemPrompt: own?.systemPrompt ?? "", model: result.model } });
+    },
+    async setSystemPrompt(prompt) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const { systemPrompt } = await client.call("session.setSystemPrompt", { sessionId, prompt });
+      const own = get().own;
+      if (get().sessionId === sessionId && own) set({ own: { ...own, systemPrompt } });
+    },
+    editingMessageId: null,
+    setEditingMessageId(messageId) {
+      set({ editingMessageId: messageId });
+    },
+    async editMessage(messageId, text) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return false;
+      set({ actionError: null, turnError: null });
+      try {
+        const { turnId } = await client.call("session.edit", { sessionId, messageId, text });
+        get().noteTurnStarted(sessionId, turnId);
+        return true;
+      } catch (err) {
+        set({ actionError: `Couldn't send the edited message: ${describeError(err)}` });
+        return false;
+      }
+    },
+    async exportChat(format) {
+      const sessionId = get().sessionId;
+      if (!sessionId) throw new Error("Send a message first; an empty chat has nothing to export.");
+      return client.call("session.export", { sessionId, format });
+    },
+    async switchVersion(group, version) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      try {
+        await client.call("session.switchVersion", { sessionId, group, version });
+      } catch (err) {
+        set({ actionError: `Couldn't show that version: ${describeError(err)}` });
+      }
+    },
     async stop() {
       const sessionId = get().sessionId;
       if (!sessionId || !get().runningTurnId) return;
@@ -272,8 +368,49 @@ export const selectRegenerableId = (state: TranscriptState): string | null => {
   const list = selectMessages(state);
   for (let i = list.length - 1; i >= 0; i--) {
     const m = list[i] as ChatMessage;
+    if (isArchived(m)) continue;
     if (m.role === "assistant") return m.meta?.command ? null : m.id;
     if (m.role === "user" && !m.meta?.pending) return null;
   }
   return null;
 };
+
+/** A message of an earlier version of an edited exchange: kept, not shown. */
+export const isArchived = (message: ChatMessage): boolean =>
+  typeof message.meta?.archived === "object" && message.meta.archived !== null;
+
+export interface VersionInfo {
+  group: string;
+  current: number;
+  total: number;
+}
+
+const branchOf = (value: unknown): { group: string; version: number } | null => {
+  const mark = value as { group?: unknown; version?: unknown } | null | undefined;
+  return mark && typeof mark.group === "string" && typeof mark.version === "number"
+    ? { group: mark.group, version: mark.version }
+    : null;
+};
+
+/** For each shown message that has versions, which one it is and how many there are. */
+export function versionsOf(messages: readonly ChatMessage[]): Map<string, VersionInfo> {
+  const totals = new Map<string, number>();
+  for (const m of messages) {
+    const mark = branchOf(m.meta?.branch) ?? branchOf(m.meta?.archived);
+    if (mark) totals.set(mark.group, Math.max(totals.get(mark.group) ?? 1, mark.version));
+  }
+  const result = new Map<string, VersionInfo>();
+  for (const m of messages) {
+    const mark = branchOf(m.meta?.branch);
+    if (!mark || isArchived(m) || m.role !== "user") continue;
+    result.set(m.id, { group: mark.group, current: mark.version, total: totals.get(mark.group) ?? 1 });
+  }
+  return result;
+}
+
+/** The last message of the person that Edit message can take (not a command, not waiting). */
+export const selectLastEditableId = (state: TranscriptState): string | null =>
+  selectMessages(state).findLast(
+    (m) =>
+      m.role === "user" && !isArchived(m) && m.meta?.pending !== true && typeof m.meta?.command !== "string",
+  )?.id ?? null;

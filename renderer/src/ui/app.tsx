@@ -5,7 +5,9 @@ import { SettingsView } from "../settings/settings-view.js";
 import { useNavigation } from "../stores/stores-context.js";
 import { ConnectionBanner } from "./connection-banner.js";
 import { Notices } from "./notices.js";
+import { KeyboardShortcuts } from "./keyboard-shortcuts.js";
 import { Sidebar } from "./sidebar.js";
+import { ThemeSync } from "./theme-sync.js";
 
 export function App() {
   const screen = useNavigation((s) => s.screen.name);
@@ -18,6 +20,8 @@ export function App() {
         {screen === "chat" ? <ChatView /> : <SettingsView />}
       </main>
       <ProviderDialog />
+      <KeyboardShortcuts />
+      <ThemeSync />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 /** The app's modal dialog on Radix: focus trap, Escape, labelled by its title, a close button. */
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 
 export function Dialog({
   open,
@@ -18,12 +18,27 @@ export function Dialog({
   children: ReactNode;
   width?: "sm" | "md";
 }) {
+  // Dialogs here open from many places, not from one Radix Trigger, so the control that had focus
+  // when one opened is remembered and gets focus back when it closes (Radix's documented hooks).
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="dialog-overlay" />
         <RadixDialog.Content
           className={`dialog dialog-${width}`}
+          onOpenAutoFocus={() => {
+            const active = document.activeElement;
+            opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            const target = opener.current;
+            opener.current = null;
+            if (target?.isConnected) {
+              event.preventDefault();
+              target.focus();
+            }
+          }}
           {...(description ? {} : { "aria-describedby": undefined })}
         >
           <header className="dialog-header">

@@ -1,6 +1,9 @@
-/** The 220px left column: brand, the Main navigation, Settings' sections, and the host's version. */
-import { MessageSquare, Settings } from "lucide-react";
-import type { ReactNode } from "react";
+/**
+ * The 220px left column: brand, the Main navigation, Settings' sections, and the host's version.
+ * It collapses to a rail of icons (Collapse sidebar / Expand sidebar), and starts so under 900 px.
+ */
+import { MessageSquare, PanelLeftClose, PanelLeftOpen, Settings } from "lucide-react";
+import { useState, type ReactNode } from "react";
 import { SessionSidebar } from "../chat/session-sidebar.js";
 import { useHost, useNavigation } from "../stores/stores-context.js";
 import { selectSettingsSection, type SettingsSection } from "../stores/navigation-store.js";
@@ -10,14 +13,49 @@ const settingsSections: ReadonlyArray<{ id: SettingsSection; label: string }> = 
   { id: "models", label: "Models" },
   { id: "chat", label: "Chat" },
   { id: "memory", label: "Memory" },
+  { id: "appearance", label: "Appearance" },
   { id: "plugins", label: "Plugins" },
 ];
+
+/** Below this width the sidebar starts collapsed, leaving the room to the conversation. */
+const narrowQuery = "(max-width: 899px)";
 
 export function Sidebar() {
   const screen = useNavigation((s) => s.screen.name);
   const section = useNavigation(selectSettingsSection);
   const goToChat = useNavigation((s) => s.goToChat);
   const goToSettings = useNavigation((s) => s.goToSettings);
+  const [collapsed, setCollapsed] = useState(() => window.matchMedia(narrowQuery).matches);
+
+  if (collapsed) {
+    return (
+      <aside className="sidebar sidebar-collapsed">
+        <button
+          type="button"
+          className="icon-button sidebar-toggle"
+          aria-label="Expand sidebar"
+          aria-expanded={false}
+          title="Expand sidebar"
+          onClick={() => setCollapsed(false)}
+        >
+          <PanelLeftOpen size={16} aria-hidden="true" />
+        </button>
+        <nav aria-label="Main" className="nav">
+          <NavItem icon={<MessageSquare size={16} />} current={screen === "chat"} onClick={goToChat} iconOnly>
+            Chat
+          </NavItem>
+          <NavItem
+            icon={<Settings size={16} />}
+            current={screen === "settings"}
+            onClick={() => goToSettings()}
+            iconOnly
+          >
+            Settings
+          </NavItem>
+        </nav>
+      </aside>
+    );
+  }
 
   return (
     <aside className="sidebar">
@@ -26,6 +64,16 @@ export function Sidebar() {
           H
         </span>
         <span className="brand-name">Hermes Desktop</span>
+        <button
+          type="button"
+          className="icon-button sidebar-toggle"
+          aria-label="Collapse sidebar"
+          aria-expanded={true}
+          title="Collapse sidebar"
+          onClick={() => setCollapsed(true)}
+        >
+          <PanelLeftClose size={16} aria-hidden="true" />
+        </button>
       </div>
       <nav aria-label="Main" className="nav">
         <NavItem icon={<MessageSquare size={16} />} current={screen === "chat"} onClick={goToChat}>
@@ -55,20 +103,29 @@ function NavItem({
   current,
   onClick,
   children,
+  iconOnly = false,
 }: {
   icon?: ReactNode;
   current: boolean;
   onClick(): void;
   children: string;
+  /** The collapsed sidebar shows the icon; the label stays the button's name. */
+  iconOnly?: boolean;
 }) {
   return (
-    <button type="button" className="nav-item" aria-current={current ? "page" : undefined} onClick={onClick}>
+    <button
+      type="button"
+      className="nav-item"
+      aria-current={current ? "page" : undefined}
+      onClick={onClick}
+      title={iconOnly ? children : undefined}
+    >
       {icon ? (
         <span className="nav-item-icon" aria-hidden="true">
           {icon}
         </span>
       ) : null}
-      {children}
+      {iconOnly ? <span className="visually-hidden">{children}</span> : children}
     </button>
   );
 }

@@ -147,9 +147,10 @@ describe("SettingsStore: refused writes", () => {
       "auxiliary.vision.timeout must be a number of seconds greater than 0",
     );
     expect(refusal(() => store.set("security.redact_secrets", "yes")).key).toBe("security.redact_secrets");
-    expect(refusal(() => store.set("display.theme", "dark")).message).toContain(
-      "display.theme is not a known setting",
+    expect(refusal(() => store.set("display.skin", "dark")).message).toContain(
+      "display.skin is not a known setting",
     );
+    expect(refusal(() => store.set("display.theme", "purple")).key).toBe("display.theme");
     expect(refusal(() => store.set("providers.Open Router", { name: "x", base_url: "https://x" })).key).toBe(
       "providers.Open Router",
     );

@@ -58,6 +58,16 @@ describe("providers", () => {
     expect(failed.error?.message).toMatch(/Fake answered 401: the API key was not accepted/);
   });
 
+  it("says that no key is stored when a provider without one answers 401", async () => {
+    fake = await startFakeProvider({ apiKey: fakeKey });
+    t = await startTestHost();
+    await t.call("providers.save", { id: "bare", name: "Bare", base_url: fake.baseURL });
+    const failed = await t.call("providers.models", { id: "bare" });
+    expect(failed.error?.data.reason).toBe("provider_error");
+    expect(failed.error?.message).toMatch(/Bare answered 401\. No API key is stored for Bare/);
+    expect(failed.error?.message).not.toMatch(/not accepted/);
+  });
+
   it("refuses a base URL that is not http(s), naming the field", async () => {
     t = await startTestHost();
     const bad = await t.call("providers.save", { id: "x", name: "X", base_url: "ftp://example.com" });
@@ -146,7 +156,14 @@ describe("providers without a Secret Service", () => {
           (err, stdout) => (stdout ? resolve(stdout) : reject(err ?? new Error("no output"))),
         ),
       );
-      const { openModels, lockedModels, reply } = JSON.parse(out.trim().split("\n").at(-1)!);
+      const { openModels, lockedModels, reply, removed, remaining, info } = JSON.parse(
+        out.trim().split("\n").at(-1)!,
+      );
+      // A provider that only ever used key_env goes, with a word about keys the keychain may still hold.
+      expect(removed.result.keyLeft).toMatch(/account "envonly"/);
+      expect(remaining).toEqual(["open", "locked"]);
+      const notice = info.result.notices.find((n: { kind: string }) => n.kind === "keychain_unavailable");
+      expect(notice?.message).toMatch(/“API key”.*“Key environment variable”/s);
       expect(openModels.result.models.length).toBeGreaterThan(0);
       expect(reply).toBe("Echo: hi");
       expect(lockedModels.error.data.reason).toBe("provider_error");

@@ -169,8 +169,11 @@ describe("host.info without a keychain", () => {
         { connectionId: "test" },
       )) as { result: { notices: { kind: string; message: string }[] } };
       const notice = answer.result.notices.find((n) => n.kind === "keychain_unavailable");
-      expect(notice?.message).toContain("The OS keychain is off: its library (keytar) is not installed.");
-      expect(notice?.message).toContain("keyless local providers");
+      expect(notice?.message).toContain(
+        "No system keychain is available (its library, keytar, is not installed)",
+      );
+      expect(notice?.message).toContain("Keyless local providers");
+      expect(notice?.message).toMatch(/“API key”.*“Key environment variable”/s);
       expect(notice?.message).toContain(keychainFixAdvice("binding_missing"));
       expect(changes).toContain("host.changed");
     } finally {

@@ -35,7 +35,11 @@ export const providerMethods = {
       apiKey: { type: "string", maxLength: 8192 },
     },
   }),
-  "providers.remove": method<{ id: string }, EmptyParams>({
+  /**
+   * `keyLeft`: the keychain could not be reached, so a key stored there earlier (if any) is still
+   * there; the sentence says where and how to delete it.
+   */
+  "providers.remove": method<{ id: string }, { keyLeft?: string }>({
     type: "object",
     additionalProperties: false,
     required: ["id"],

@@ -51,8 +51,10 @@ export type SessionDetails = {
   runningTurnId: string | null;
   /** Messages waiting for their turn (queued, redirects, steers not yet taken in). */
   queued: number;
-  /** The model the session was created with (empty until a main model is set). */
+  /** The model the session runs with: as created, or as switched from the chat's header (empty until a main model is set). */
   model: { provider: string; model: string };
+  /** The chat's own system prompt ("" when it has none); the Memory note applies besides it. */
+  systemPrompt: string;
 };
 
 export type SessionSendMode = "queue" | "steer" | "interrupt";
@@ -96,7 +98,12 @@ export const sessionMethods = {
       /** PNG, JPEG, WebP or GIF, base64 (SPEC §9.1); checked by their bytes in the host. */
       images?: SessionImageInput[];
     },
-    { turnId: string; disposition: "started" | "queued" | "steered" | "redirected" }
+    {
+      turnId: string;
+      disposition: "started" | "queued" | "steered" | "redirected";
+      /** Set when the text ran a plugin's slash command: no chat turn runs, the reply comes as a message. */
+      command?: string;
+    }
   >({
     type: "object",
     additionalProperties: false,
@@ -133,4 +140,64 @@ export const sessionMethods = {
     properties: { sessionId, title: { type: "string", minLength: 1, maxLength: 500 } },
   }),
   "session.regenerate": method<{ sessionId: string }, { turnId: string }>(onlySession),
+  /** Switches the chat's model from the next reply on; the transcript records the switch. */
+  "session.setModel": method<
+    { sessionId: string; provider: string; model: string },
+    { model: { provider: string; model: string } }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "provider", "model"],
+    properties: {
+      sessionId,
+      provider: { type: "string", minLength: 1, maxLength: 64 },
+      model: { type: "string", minLength: 1, maxLength: 300 },
+    },
+  }),
+  /** Replaces a sent message (and what followed it) with edited text and answers it; the old version stays. */
+  "session.edit": method<{ sessionId: string; messageId: string; text: string }, { turnId: string }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "messageId", "text"],
+    properties: {
+      sessionId,
+      messageId: { type: "string", minLength: 1, maxLength: 200 },
+      text: { type: "string", minLength: 1, maxLength: 1_000_000 },
+    },
+  }),
+  /** Shows another version of an edited message (`meta.branch.group`), putting the current one aside. */
+  "session.switchVersion": method<{ sessionId: string; group: string; version: number }, EmptyParams>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "group", "version"],
+    properties: {
+      sessionId,
+      group: { type: "string", minLength: 1, maxLength: 200 },
+      version: { type: "integer", minimum: 1 },
+    },
+  }),
+  /** The chat as a file: Markdown, or JSON with its usage (what `session.import` reads). */
+  "session.export": method<
+    { sessionId: string; format: "markdown" | "json" },
+    { filename: string; mimeType: string; content: string }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "format"],
+    properties: { sessionId, format: { type: "string", enum: ["markdown", "json"] } },
+  }),
+  /** A JSON export (its text) as a new chat. */
+  "session.import": method<{ content: string }, { sessionId: string }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["content"],
+    properties: { content: { type: "string", minLength: 1, maxLength: 20_000_000 } },
+  }),
+  /** The chat's own system prompt; "" removes it. */
+  "session.setSystemPrompt": method<{ sessionId: string; prompt: string }, { systemPrompt: string }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "prompt"],
+    properties: { sessionId, prompt: { type: "string", maxLength: 20_000 } },
+  }),
 };

@@ -39,6 +39,22 @@ describe("SessionStore search", () => {
     expect(marked).toEqual(["Frobnicator", "Linux"]);
   });
 
+  it("shows a Markdown message as plain text in the snippet, the match still marked", () => {
+    const { store } = openStore();
+    chat(
+      store,
+      undefined,
+      "Explain this",
+      "## Setup\n\nRun **`frobnicate --all`** as the [install guide](https://example.com/guide) says:\n\n```sh\nfrobnicate --all\n```\n\n| flag | means |\n| --- | --- |\n| `--all` | _every_ module |",
+    );
+    const snippet = store.search("frobnicate")[0]?.snippet;
+    expect(snippet?.text).not.toMatch(/[*`#|]|\]\(|https:/);
+    expect(snippet?.text).toContain("Run frobnicate --all as the install guide says");
+    const marked = snippet?.highlights.map((h) => snippet.text.slice(h.start, h.end));
+    expect(marked?.[0]).toBe("frobnicate");
+    expect(store.search("module")[0]?.snippet?.text).toContain("every module");
+  });
+
   it("matches every word of the query inside one message", () => {
     const { store } = openStore();
     const both = chat(store, undefined, "apples and pears");

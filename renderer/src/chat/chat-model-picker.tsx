@@ -1,0 +1,134 @@
+/**
+ * "Model for this chat": the header button that shows what the open chat runs with and opens a
+ * dialog to switch it (provider, then model, from the provider's list or typed). The switch is
+ * the chat's own; the main model in Settings stays as it is.
+ */
+import { Cpu } from "lucide-react";
+import { useEffect, useState, type FormEvent } from "react";
+import { describeError } from "../api/rpc-error.js";
+import { ModelCombobox } from "../settings/model-combobox.js";
+import { useTranscript } from "../stores/chat-context.js";
+import { selectProviderList } from "../stores/providers-store.js";
+import { useMainModel, useProviders } from "../stores/stores-context.js";
+import { selectIsRunning } from "../stores/transcript-store.js";
+import { Button } from "../ui/button.js";
+import { Dialog } from "../ui/dialog.js";
+import { Field } from "../ui/field.js";
+import { InlineAlert } from "../ui/inline-alert.js";
+
+export function ChatModelPicker({ fallback }: { fallback: { provider: string; model: string } }) {
+  const own = useTranscript((s) => s.own);
+  const hasSession = useTranscript((s) => s.sessionId !== null);
+  const running = useTranscript(selectIsRunning);
+  const providers = useProviders(selectProviderList);
+  const [open, setOpen] = useState(false);
+  const route = own?.model.model ? own.model : fallback;
+  const providerName = providers.find((p) => p.id === route.provider)?.name ?? route.provider;
+
+  return (
+    <>
+      <button
+        type="button"
+        className="model-pill header-button"
+        aria-label="Model for this chat"
+        title={
+          hasSession
+            ? running
+              ? "Switch the model once the reply is written"
+              : "Switch the model for this chat"
+            : "Send a message first; then the model can be switched for this chat"
+        }
+        disabled={!hasSession || running}
+        onClick={() => setOpen(true)}
+      >
+        <Cpu size={14} aria-hidden="true" />
+        <span className="model-pill-text">
+          {providerName} · {route.model}
+        </span>
+      </button>
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Model for this chat"
+        description="From the next reply on. The main model in Settings stays as it is."
+      >
+        {open ? <ModelForm initial={route} onDone={() => setOpen(false)} /> : null}
+      </Dialog>
+    </>
+  );
+}
+
+function ModelForm({ initial, onDone }: { initial: { provider: string; model: string }; onDone(): void }) {
+  const providers = useProviders(selectProviderList);
+  const setModel = useTranscript((s) => s.setModel);
+  const loadModels = useMainModel((s) => s.loadModels);
+  const [providerId, setProviderId] = useState(initial.provider || (providers[0]?.id ?? ""));
+  const [model, setModelText] = useState(initial.model);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const list = useMainModel((s) => s.modelLists[providerId]);
+
+  useEffect(() => {
+    if (providerId) void loadModels(providerId);
+  }, [providerId, loadModels]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!model.trim()) {
+      setError("Type or pick a model.");
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      await setModel(providerId, model.trim());
+      onDone();
+    } catch (err) {
+      setError(describeError(err));
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="dialog-body" onSubmit={submit}>
+      <Field label="Provider">
+        {(control) => (
+          <select
+            {...control}
+            className="input"
+            value={providerId}
+            onChange={(event) => {
+              setProviderId(event.target.value);
+              setModelText("");
+            }}
+          >
+            {providers.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Model">
+        {(control) => (
+          <ModelCombobox
+            control={control}
+            value={model}
+            onChange={setModelText}
+            models={list?.kind === "ready" ? list.models : null}
+          />
+        )}
+      </Field>
+      {error ? <InlineAlert>{error}</InlineAlert> : null}
+      <footer className="dialog-footer">
+        <Button variant="ghost" onClick={onDone} disabled={saving}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" disabled={saving} busy={saving}>
+          {saving ? "Switching…" : "Switch model"}
+        </Button>
+      </footer>
+    </form>
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * "System prompt": the chat's own instructions, set from its header. They go before the
+ * settings' prompt and the Memory note, which still applies; a new chat starts with none.
+ */
+import { ScrollText } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { describeError } from "../api/rpc-error.js";
+import { useTranscript } from "../stores/chat-context.js";
+import { selectIsRunning } from "../stores/transcript-store.js";
+import { Button } from "../ui/button.js";
+import { Dialog } from "../ui/dialog.js";
+import { Field } from "../ui/field.js";
+import { InlineAlert } from "../ui/inline-alert.js";
+
+export function SystemPromptButton() {
+  const prompt = useTranscript((s) => s.own?.systemPrompt ?? "");
+  const running = useTranscript(selectIsRunning);
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="header-button"
+        aria-pressed={prompt ? true : undefined}
+        disabled={running}
+        title={
+          prompt ? `This chat's system prompt: ${prompt.slice(0, 120)}` : "Give this chat a system prompt"
+        }
+        onClick={() => setOpen(true)}
+      >
+        <ScrollText size={14} aria-hidden="true" />
+        <span>System prompt</span>
+      </button>
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        title="System prompt"
+        description="Instructions for this chat only, from the next reply on. Your Memory note still applies."
+      >
+        {open ? <PromptForm initial={prompt} onDone={() => setOpen(false)} /> : null}
+      </Dialog>
+    </>
+  );
+}
+
+function PromptForm({ initial, onDone }: { initial: string; onDone(): void }) {
+  const save = useTranscript((s) => s.setSystemPrompt);
+  const [text, setText] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      await save(text);
+      onDone();
+    } catch (err) {
+      setError(describeError(err));
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="dialog-body" onSubmit={submit}>
+      <Field label="System prompt" hint="Leave it empty to remove it.">
+        {(control) => (
+          <textarea
+            {...control}
+            className="input textarea"
+            rows={8}
+            maxLength={20_000}
+            value={text}
+            placeholder="For example: Answer in German, briefly."
+            onChange={(event) => setText(event.target.value)}
+          />
+        )}
+      </Field>
+      {error ? <InlineAlert>{error}</InlineAlert> : null}
+      <footer className="dialog-footer">
+        <Button variant="ghost" onClick={onDone} disabled={saving}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" disabled={saving} busy={saving}>
+          {saving ? "Saving…" : "Save"}
+        </Button>
+      </footer>
+    </form>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * A message the person sent: its text, what busy input did with it, Copy and Edit message. An
+ * edited message shows which version it is (‹ 1 / 2 ›) and moves between versions; editing
+ * opens the text in place, and Resend sends it as a new version (the turns after it are replaced).
+ */
+import { ChevronLeft, ChevronRight, Pencil } from "lucide-react";
+import { memo, useState, type KeyboardEvent } from "react";
+import type { ChatMessage } from "../stores/chat-types.js";
+import type { VersionInfo } from "../stores/transcript-store.js";
+import { Button } from "../ui/button.js";
+import { MessageImages } from "./message-images.js";
+import { CopyButton } from "./copy-button.js";
+import { UserMarks } from "./message-marks.js";
+
+export interface UserMessageProps {
+  message: ChatMessage;
+  focused: boolean;
+  /** Edit is offered when nothing runs and the message went to the model. */
+  canEdit: boolean;
+  /** Opens the editor at once (↑ in an empty composer). */
+  editing: boolean;
+  onEditingChange(messageId: string | null): void;
+  onResend(messageId: string, text: string): Promise<boolean>;
+  versions: VersionInfo | null;
+  onSwitchVersion(group: string, version: number): void;
+}
+
+export const UserMessage = memo(function UserMessage({
+  message,
+  focused,
+  canEdit,
+  editing,
+  onEditingChange,
+  onResend,
+  versions,
+  onSwitchVersion,
+}: UserMessageProps) {
+  return (
+    <article
+      className="message message-user"
+      aria-label="Your message"
+      data-message-id={message.id}
+      data-role="user"
+      data-focused={focused || undefined}
+    >
+      {editing ? (
+        <Editor
+          initial={message.content}
+          onCancel={() => onEditingChange(null)}
+          onResend={async (text) => {
+            if (await onResend(message.id, text)) onEditingChange(null);
+          }}
+        />
+      ) : (
+        <>
+          <MessageImages message={message} />
+          {message.content ? <div className="message-bubble">{message.content}</div> : null}
+        </>
+      )}
+      <UserMarks message={message} />
+      {!editing ? (
+        <div className="message-actions message-actions-user">
+          {versions && versions.total > 1 ? (
+            <VersionNav versions={versions} onSwitch={onSwitchVersion} />
+          ) : null}
+          <CopyButton text={message.content} />
+          {canEdit ? (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Edit message"
+              title="Edit message"
+              onClick={() => onEditingChange(message.id)}
+            >
+              <Pencil size={14} aria-hidden="true" />
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </article>
+  );
+});
+
+function VersionNav({
+  versions,
+  onSwitch,
+}: {
+  versions: VersionInfo;
+  onSwitch(group: string, v: number): void;
+}) {
+  const { group, current, total } = versions;
+  return (
+    <span className="version-nav">
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Previous version"
+        disabled={current <= 1}
+        onClick={() => onSwitch(group, current - 1)}
+      >
+        <ChevronLeft size={14} aria-hidden="true" />
+      </button>
+      <span className="version-position">
+        {current} / {total}
+      </span>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Next version"
+        disabled={current >= total}
+        onClick={() => onSwitch(group, current + 1)}
+      >
+        <ChevronRight size={14} aria-hidden="true" />
+      </button>
+    </span>
+  );
+}
+
+function Editor({
+  initial,
+  onCancel,
+  onResend,
+}: {
+  initial: string;
+  onCancel(): void;
+  onResend(text: string): Promise<void>;
+}) {
+  const [text, setText] = useState(initial);
+  const [sending, setSending] = useState(false);
+  const resend = async () => {
+    if (!text.trim() || sending) return;
+    setSending(true);
+    await onResend(text);
+    setSending(false);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+    } else if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void resend();
+    }
+  };
+  return (
+    <div className="message-editor">
+      <textarea
+        className="input textarea"
+        aria-label="Edited message"
+        value={text}
+        rows={Math.min(10, Math.max(2, text.split("\n").length))}
+        autoFocus
+        onFocus={(event) => event.currentTarget.setSelectionRange(text.length, text.length)}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="message-editor-actions">
+        <Button size="sm" variant="ghost" onClick={onCancel} disabled={sending}>
+          Cancel
+        </Button>
+        <Button size="sm" variant="primary" onClick={() => void resend()} disabled={sending || !text.trim()}>
+          Resend
+        </Button>
+      </div>
+    </div>
+  );
+}
