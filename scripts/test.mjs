@@ -51,13 +51,13 @@ if (!process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.HERMES_TEST_KEYRING) {
 }
 
 ensureNativeAbi("node");
-// The fresh-install smoke spends most of its time compiling native modules in a copy of the repo;
-// it runs beside the other steps and is collected at the end.
-const freshInstall = wanted("fresh-install") ? startFreshInstallSmoke() : null;
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.includes(name);
+// The fresh-install smoke spends most of its time compiling native modules in a copy of the repo;
+// it runs beside the other steps and is collected at the end.
+const freshInstall = wanted("fresh-install") ? startFreshInstallSmoke() : null;
 
 function step(name, cmd, args, env = {}) {
   console.log(`\n── ${name} ──`);
