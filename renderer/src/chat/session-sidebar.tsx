@@ -134,6 +134,8 @@ function SessionList() {
     [select, focusMessage, results],
   );
   const onDelete = useCallback((id: string) => requestDelete(id), [requestDelete]);
+  const setPinned = useSessions((s) => s.setPinned);
+  const pinError = useSessions((s) => s.pinError);
 
   if (results) {
     if (results.kind === "loading") return <LoadingLine>Searching…</LoadingLine>;
@@ -181,6 +183,11 @@ function SessionList() {
   }
   return (
     <nav aria-label="Chats" className="session-list">
+      {pinError ? (
+        <p role="alert" className="session-list-note session-list-error">
+          {pinError}
+        </p>
+      ) : null}
       {visible.length === 0 ? (
         <p className="session-list-note">No chats yet. Your conversations will appear here.</p>
       ) : (
@@ -193,6 +200,7 @@ function SessionList() {
               onOpen={onOpen}
               onRename={rename}
               onDelete={onDelete}
+              onPin={setPinned}
             />
           ))}
         </ul>
