@@ -5,7 +5,7 @@
 import { Pencil, Pin, PinOff, Trash2 } from "lucide-react";
 import { memo, useState, type FormEvent } from "react";
 import { describeError } from "../api/rpc-error.js";
-import type { SearchSnippet, SessionListItem } from "../stores/chat-types.js";
+import type { SearchSnippet, SessionListItem } from "../stores/chat-model.js";
 
 export interface SessionRowProps {
   session: SessionListItem;

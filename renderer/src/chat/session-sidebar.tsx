@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError } from "../api/rpc-error.js";
 import { useShallow } from "zustand/react/shallow";
 import { useSessions, useTranscript } from "../stores/chat-context.js";
-import { selectVisibleSessions } from "../stores/sessions-store.js";
+import { selectVisibleSessions } from "../stores/session-list-store.js";
 import { useProviders } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
 import { LoadingLine } from "../ui/spinner.js";

@@ -6,7 +6,7 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
-import type { SessionListItem } from "./chat-types.js";
+import type { SessionListItem } from "./chat-model.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
 export const UNDO_DELETE_MS = 5_000;
