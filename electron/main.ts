@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { appVersion } from "./app-version.js";
 import { parseLaunchArgs } from "./cli-args.js";
 import { ConfigUnreadableError } from "./host/config/config-errors.js";
-import { createHost, type Host } from "./host/host.js";
+import { createHost, type Host } from "./host/create-host.js";
 import { ipcChannels } from "./host/rpc/contract.js";
 import { RpcError } from "./host/rpc/errors.js";
 import { errorResponse } from "./host/rpc/frames.js";

@@ -9,7 +9,7 @@ import { appVersion } from "./app-version.js";
 import { LaunchArgsError, parseLaunchArgs } from "./cli-args.js";
 import { ConfigUnreadableError } from "./host/config/config-errors.js";
 import { resolveDataHome } from "./host/data-home.js";
-import { createHost } from "./host/host.js";
+import { createHost } from "./host/create-host.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
 import { requireStrongToken, WeakWebTokenError } from "./web/auth.js";
 import { startWebServer } from "./web/server.js";

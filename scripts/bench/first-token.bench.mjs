@@ -52,7 +52,7 @@ function startServer() {
 }
 
 export async function run() {
-  const { createHost } = await load("host.js");
+  const { createHost } = await load("create-host.js");
   const { createVault } = await load("secrets/vault.js");
   const server = await startServer();
   const baseURL = `http://127.0.0.1:${server.address().port}/v1`;

@@ -33,7 +33,7 @@ export function homeWithPlugins(count, source) {
 }
 
 export async function startHost(home, extra = {}) {
-  const { createHost } = await loadHost("host.js");
+  const { createHost } = await loadHost("create-host.js");
   const { createVault } = await loadHost("secrets/vault.js");
   const vault = createVault(memoryKeychain(), {});
   return {

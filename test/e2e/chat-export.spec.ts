@@ -34,7 +34,7 @@ test("a chat exported as JSON comes back with Import chat; Markdown reads as the
   expect(doc.usage.map((r) => r.category).sort()).toEqual(["chat", "title_generation"]);
 
   await page.getByRole("button", { name: "New chat", exact: true }).click();
-  await page.locator('input[type="file"]').setInputFiles({
+  await page.locator('input[type="file"][accept*="json"]').setInputFiles({
     name: "Packing list.json",
     mimeType: "application/json",
     buffer: Buffer.from(json),
@@ -45,7 +45,7 @@ test("a chat exported as JSON comes back with Import chat; Markdown reads as the
   await expect(replies(page).first()).toContainText("Bring boots.");
 
   // A file that is not an export is refused with the reason.
-  await page.locator('input[type="file"]').setInputFiles({
+  await page.locator('input[type="file"][accept*="json"]').setInputFiles({
     name: "notes.json",
     mimeType: "application/json",
     buffer: Buffer.from('{"hello": 1}'),

@@ -29,7 +29,8 @@ test.describe("at 800×600", () => {
     await page.goto(hermes.launchUrl);
     await expect(page.getByRole("button", { name: "Expand sidebar", exact: true })).toBeVisible();
     await expect(page.getByRole("region", { name: "Chats" })).toHaveCount(0);
-    const box = await page.getByRole("combobox", { name: "Message", exact: true }).boundingBox();
+    // The message box with its buttons (Attach image, Send) spans most of the window.
+    const box = await page.locator(".composer-inner").boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(600);
     await page.getByRole("button", { name: "Expand sidebar", exact: true }).click();
     await expect(page.getByRole("region", { name: "Chats" })).toBeVisible();

@@ -1,6 +1,6 @@
 /** Host answers for chat component tests: one provider, a main model, and sessions the test scripts. */
 import type { ProviderView } from "../../electron/host/rpc/methods/providers";
-import type { ChatMessage, SessionListItem } from "../../renderer/src/stores/chat-types";
+import type { ChatMessage, SessionListItem } from "../../renderer/src/stores/chat-model";
 import type { Handlers } from "./fake-client";
 
 export const local: ProviderView = {

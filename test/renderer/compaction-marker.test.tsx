@@ -3,7 +3,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
 import { MessageRow } from "../../renderer/src/chat/message-row";
-import type { ChatMessage } from "../../renderer/src/stores/chat-types";
+import type { ChatMessage } from "../../renderer/src/stores/chat-model";
 
 afterEach(cleanup);
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { methodNames } from "../../electron/host/rpc/contract.js";
 import type { EventFrame, ResponseFrame } from "../../electron/host/rpc/frames.js";
-import { createHost, type Host } from "../../electron/host/host.js";
+import { createHost, type Host } from "../../electron/host/create-host.js";
 import type { Keychain } from "../../electron/host/secrets/keychain.js";
 import { KeychainUnavailableError } from "../../electron/host/secrets/errors.js";
 import { createVault } from "../../electron/host/secrets/vault.js";

@@ -7,8 +7,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testi
 import { afterEach, describe, expect, it } from "vitest";
 import type { PluginCommandView, PluginView } from "../../electron/host/rpc/methods/plugins";
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
-import { PluginsPage } from "../../renderer/src/plugins/plugins-page";
-import { pluginsFolderPath } from "../../renderer/src/plugins/plugins-folder";
+import { PluginsPage } from "../../renderer/src/settings/plugins/plugins-page";
+import { pluginsFolderPath } from "../../renderer/src/settings/plugins/plugins-folder";
 import { connectStoresToHost, createAppStores } from "../../renderer/src/stores/app-stores";
 import { StoresProvider } from "../../renderer/src/stores/stores-context";
 import { deferred, fakeClient, type FakeClient, type Handlers } from "./fake-client";

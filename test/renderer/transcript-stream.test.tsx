@@ -4,7 +4,7 @@ import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTranscriptStore } from "../../renderer/src/stores/transcript-store";
 import type { HostEvent } from "../../renderer/src/api/client";
-import { toChatEvent } from "../../renderer/src/stores/chat-types";
+import { toChatEvent } from "../../renderer/src/stores/chat-model";
 import type { EventPayloads, SessionEventName } from "../../electron/host/rpc/events";
 import { chatHandlers, message, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";

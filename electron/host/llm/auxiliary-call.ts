@@ -9,7 +9,7 @@ import { resolveSlot, routeOf } from "../models/auxiliary-route.js";
 import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ChatEngine, ChatOutcome } from "./chat-engine.js";
-import type { ChatBody } from "./chat-types.js";
+import type { ChatBody } from "./chat-request.js";
 import type { Usage } from "./usage.js";
 
 export interface AuxiliaryCallDeps {

@@ -10,7 +10,7 @@ import { systemClock, type Clock } from "../clock.js";
 import { createRedactor, type Redact } from "../secrets/redaction.js";
 import { StreamRedactor } from "../secrets/stream-redactor.js";
 import type { Vault } from "../secrets/vault.js";
-import type { ChatBody, ToolCall } from "./chat-types.js";
+import type { ChatBody, ToolCall } from "./chat-request.js";
 import { createProviderClient } from "./provider-client.js";
 import { ProviderRequestError, toProviderRequestError } from "./provider-request-error.js";
 import { requestKey, withKeychainHint, type RequestKey } from "./request-key.js";

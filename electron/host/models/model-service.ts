@@ -17,7 +17,7 @@ import {
 } from "../rpc/methods/model.js";
 import { auxiliaryRows } from "./auxiliary-rows.js";
 import type { AuxiliaryTaskRegistry } from "./auxiliary-tasks.js";
-import { validateBaseUrl } from "./providers-service.js";
+import { validateBaseUrl } from "../providers/providers-service.js";
 import { stalePins } from "./stale-pins.js";
 
 const routeKeys = ["provider", "model", "base_url"] as const;

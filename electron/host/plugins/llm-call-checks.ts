@@ -3,7 +3,7 @@
  * PluginLlmInputError, raised before anything is sent (and audited as refused).
  */
 import type { LlmCallOptions } from "../../../plugins/sdk/types.js";
-import type { ChatMessage } from "../llm/chat-types.js";
+import type { ChatMessage } from "../llm/chat-request.js";
 import { PluginLlmInputError } from "./llm-errors.js";
 
 /** A plugin may pass anything; a missing or non-object argument reads as empty, then fails its checks. */

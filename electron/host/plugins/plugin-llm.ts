@@ -14,7 +14,7 @@ import type {
   StructuredResult,
 } from "../../../plugins/sdk/types.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
-import type { ChatBody, ChatMessage } from "../llm/chat-types.js";
+import type { ChatBody, ChatMessage } from "../llm/chat-request.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import { runWithFallback } from "../llm/fallback.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";

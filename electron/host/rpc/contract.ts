@@ -3,7 +3,7 @@
  * from, and the preload exposes. A method that isn't here doesn't exist.
  */
 import type { MethodSpec } from "./define.js";
-import { hostMethods } from "./methods/host.js";
+import { hostMethods } from "./methods/host-info.js";
 import { modelMethods } from "./methods/model.js";
 import { pluginMethods } from "./methods/plugins.js";
 import { providerMethods } from "./methods/providers.js";

@@ -1,4 +1,4 @@
-import type { Notice } from "../rpc/methods/host.js";
+import type { Notice } from "../rpc/methods/host-info.js";
 import { KeychainUnavailableError } from "./errors.js";
 import type { Vault } from "./vault.js";
 

@@ -7,7 +7,7 @@ import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { Compactor } from "./compaction.js";
 import type { ImageDescriber } from "./image-description.js";
-import { runModelStep, type ModelStepDeps } from "./model-step.js";
+import { runModelStep, type ModelStepDeps } from "./stream-step.js";
 import { requestMessages } from "./request-builder.js";
 import { runToolCall, toolDefinitions } from "./tool-dispatch.js";
 import type { TurnStatus } from "./turn-types.js";

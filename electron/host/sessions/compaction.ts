@@ -6,7 +6,7 @@
  */
 import type { Settings } from "../config/config-schema.js";
 import type { AuxiliaryCaller } from "../llm/auxiliary-call.js";
-import type { ChatMessage } from "../llm/chat-types.js";
+import type { ChatMessage } from "../llm/chat-request.js";
 import type { Route } from "../llm/route.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import { contextWindowOf, type ModelInfoCache } from "../models/model-capabilities.js";

@@ -114,6 +114,13 @@ export const MIGRATIONS: readonly Migration[] = [
         "CREATE INDEX messages_pending ON messages (row) WHERE json_extract(meta, '$.pending') IS NOT NULL",
       ),
   },
+  {
+    version: 3,
+    description: "pinned chats: when a chat was pinned (null when it is not)",
+    up: (db) =>
+      db.exec(`ALTER TABLE sessions ADD COLUMN pinned_at INTEGER;
+CREATE INDEX sessions_pinned ON sessions (pinned_at DESC) WHERE pinned_at IS NOT NULL;`),
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,7 +5,7 @@
  * calls whose result was never recorded (a stop between a call and its result would otherwise make
  * the provider reject the request).
  */
-import type { ChatMessage, ToolCall } from "../llm/chat-types.js";
+import type { ChatMessage, ToolCall } from "../llm/chat-request.js";
 import { dataUrl, imagesOf } from "./image-attachments.js";
 import type { MessageRecord, SessionSnapshot } from "./types.js";
 

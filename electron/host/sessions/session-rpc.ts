@@ -21,6 +21,7 @@ type SessionHandlers = Pick<
   | "session.get"
   | "session.rename"
   | "session.regenerate"
+  | "session.pin"
   | "session.setModel"
   | "session.setSystemPrompt"
   | "session.edit"
@@ -44,6 +45,7 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
     "session.usage": async ({ sessionId }) => rpc(() => ({ rows: service.usage(sessionId) })),
     "session.get": async ({ sessionId }) => rpc(() => service.get(sessionId)),
     "session.rename": async ({ sessionId, title }) => rpc(() => (service.rename(sessionId, title), {})),
+    "session.pin": async ({ sessionId, pinned }) => rpc(() => (service.setPinned(sessionId, pinned), {})),
     "session.regenerate": async ({ sessionId }, ctx) =>
       rpc(() => service.regenerate(sessionId, ctx.connectionId)),
     "session.setModel": async ({ sessionId, provider, model }) =>

@@ -157,7 +157,14 @@ export class SessionService {
       title: s.title,
       createdAt: s.createdAt,
       updatedAt: s.updatedAt,
+      pinned: s.pinned,
     }));
+  }
+
+  /** Pins a chat to the top of the list, or unpins it. */
+  setPinned(sessionId: string, pinned: boolean): void {
+    this.store().setSessionPinned(sessionId, pinned);
+    this.transcript.emit("sessions.changed", null, {});
   }
 
   get(sessionId: string): SessionDetails {

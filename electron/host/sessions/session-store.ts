@@ -112,6 +112,12 @@ export class SessionStore {
     return this.guard(() => this.sessions.list(limit, Math.max(0, Math.floor(options.offset ?? 0))));
   }
 
+  setSessionPinned(id: string, pinned: boolean): void {
+    this.guard(() => {
+      if (!this.sessions.setPinned(id, pinned)) throw SessionStoreError.notFound(this.file, "session", id);
+    });
+  }
+
   /** A person's rename is final (`set`); the title generator passes its own state. */
   renameSession(id: string, title: string, titleState: TitleState = "set"): void {
     const trimmed = title.trim();

@@ -12,9 +12,10 @@ export type SessionRow = {
   title_state: TitleState;
   created_at: number;
   updated_at: number;
+  pinned_at: number | null;
 };
 
-export const summaryColumns = "row, id, title, title_state, created_at, updated_at";
+export const summaryColumns = "row, id, title, title_state, created_at, updated_at, pinned_at";
 
 /** The sessions table: one row per conversation. Statements are prepared once. */
 export class SessionTable {
@@ -22,6 +23,8 @@ export class SessionTable {
   private readonly byIdStmt: Statement<[string], SessionRow>;
   private readonly fullByIdStmt: Statement<[string], SessionRow & { settings_snapshot: string }>;
   private readonly listStmt: Statement<[number, number], SessionRow>;
+  private readonly pinnedStmt: Statement<[], SessionRow>;
+  private readonly pinStmt: Statement<[number | null, string]>;
   private readonly renameStmt: Statement<[string, TitleState, string]>;
   private readonly titleStateStmt: Statement<[TitleState, string]>;
   private readonly snapshotStmt: Statement<[string, string]>;
@@ -41,9 +44,15 @@ export class SessionTable {
     );
     this.byIdStmt = db.prepare(`SELECT ${summaryColumns} FROM sessions WHERE id = ?`);
     this.fullByIdStmt = db.prepare(`SELECT ${summaryColumns}, settings_snapshot FROM sessions WHERE id = ?`);
-    this.listStmt = db.prepare(
-      `SELECT ${summaryColumns} FROM sessions ORDER BY updated_at DESC, row DESC LIMIT ? OFFSET ?`,
+    // Pinned chats come first (newest pin first), then the rest by activity through its index.
+    this.pinnedStmt = db.prepare(
+      `SELECT ${summaryColumns} FROM sessions WHERE pinned_at IS NOT NULL ORDER BY pinned_at DESC, row DESC`,
     );
+    this.listStmt = db.prepare(
+      `SELECT ${summaryColumns} FROM sessions WHERE pinned_at IS NULL
+       ORDER BY updated_at DESC, row DESC LIMIT ? OFFSET ?`,
+    );
+    this.pinStmt = db.prepare("UPDATE sessions SET pinned_at = ? WHERE id = ?");
     this.renameStmt = db.prepare("UPDATE sessions SET title = ?, title_state = ? WHERE id = ?");
     this.titleStateStmt = db.prepare("UPDATE sessions SET title_state = ? WHERE id = ?");
     this.snapshotStmt = db.prepare("UPDATE sessions SET settings_snapshot = ? WHERE id = ?");
@@ -72,6 +81,7 @@ export class SessionTable {
       titleState,
       createdAt: now,
       updatedAt: now,
+      pinned: false,
       snapshot: structuredClone(input.snapshot),
     };
   }
@@ -91,8 +101,18 @@ export class SessionTable {
     return row;
   }
 
+  /** Pinned chats first, then the others newest-active first; `limit` -1 is all. */
   list(limit: number, offset: number): SessionSummary[] {
-    return this.listStmt.all(limit, offset).map(toSummary);
+    const pinned = this.pinnedStmt.all().slice(offset, limit < 0 ? undefined : offset + limit);
+    const restOffset = Math.max(0, offset - this.pinnedStmt.all().length);
+    const restLimit = limit < 0 ? -1 : limit - pinned.length;
+    const rest = restLimit === 0 ? [] : this.listStmt.all(restLimit, restOffset);
+    return [...pinned, ...rest].map(toSummary);
+  }
+
+  /** Returns false when no such session exists. Pinning does not change `updated_at`. */
+  setPinned(id: string, pinned: boolean): boolean {
+    return this.pinStmt.run(pinned ? this.clock.now() : null, id).changes > 0;
   }
 
   /** Returns false when no such session exists. Renaming does not move the session in the list. */
@@ -132,5 +152,6 @@ export function toSummary(row: SessionRow): SessionSummary {
     titleState: row.title_state,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    pinned: row.pinned_at !== null,
   };
 }

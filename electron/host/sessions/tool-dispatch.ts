@@ -3,7 +3,7 @@
  * handler, the `post_tool_call` hook. Every failure becomes the tool message's text, so the model
  * reads what went wrong and can recover; nothing here throws.
  */
-import type { ToolCall, ToolDefinition } from "../llm/chat-types.js";
+import type { ToolCall, ToolDefinition } from "../llm/chat-request.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 

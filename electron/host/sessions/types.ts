@@ -29,6 +29,8 @@ export type SessionSummary = {
   titleState: TitleState;
   createdAt: number;
   updatedAt: number;
+  /** Shown at the top of the chat list. */
+  pinned: boolean;
 };
 
 export type SessionRecord = SessionSummary & { snapshot: SessionSnapshot };

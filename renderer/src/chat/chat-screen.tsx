@@ -7,7 +7,7 @@ import { useEffect } from "react";
 import { useSessions, useTranscript } from "../stores/chat-context.js";
 import { selectCurrentMainModel } from "../stores/main-model-store.js";
 import { selectProviderList } from "../stores/providers-store.js";
-import { selectSelectedTitle } from "../stores/sessions-store.js";
+import { selectSelectedTitle } from "../stores/session-list-store.js";
 import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectIsRunning } from "../stores/transcript-store.js";
 import { Button } from "../ui/button.js";

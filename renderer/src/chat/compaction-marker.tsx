@@ -4,7 +4,7 @@
  * stay above it, in the store and in search.
  */
 import { Layers } from "lucide-react";
-import type { ChatMessage } from "../stores/chat-types.js";
+import type { ChatMessage } from "../stores/chat-model.js";
 
 export const isCompactionMarker = (message: ChatMessage): boolean =>
   message.role === "notice" && message.meta?.notice === "compaction";

@@ -14,7 +14,7 @@ import {
   type ReactNode,
 } from "react";
 import { useChatSettings, useComposer, useTranscript } from "../stores/chat-context.js";
-import type { BusyInputMode } from "../stores/chat-types.js";
+import type { BusyInputMode } from "../stores/chat-model.js";
 import { matchCommands, type SlashCommand } from "../stores/composer-store.js";
 import { selectIsRunning, selectLastEditableId } from "../stores/transcript-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";

@@ -3,7 +3,7 @@
  * text-only — the mark that the vision slot described them, with the description it sent instead.
  */
 import { Eye } from "lucide-react";
-import type { ChatMessage } from "../stores/chat-types.js";
+import type { ChatMessage } from "../stores/chat-model.js";
 
 interface StoredImage {
   mimeType: string;

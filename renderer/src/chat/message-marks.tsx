@@ -1,6 +1,6 @@
 /** The small status lines under a message: what busy input did with it, how a reply ended. */
 import { CircleStop, CornerDownRight, Clock, Shuffle, Unplug } from "lucide-react";
-import type { ChatMessage } from "../stores/chat-types.js";
+import type { ChatMessage } from "../stores/chat-model.js";
 
 const dispositionText = {
   queued: "Queued — runs after the current reply",

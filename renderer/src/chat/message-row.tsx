@@ -4,7 +4,7 @@
  */
 import { Bot, CircleExclamationPoint, Info, Puzzle, RotateCcw } from "lucide-react";
 import { memo } from "react";
-import type { ChatMessage } from "../stores/chat-types.js";
+import type { ChatMessage } from "../stores/chat-model.js";
 import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
 import { useNavigation } from "../stores/stores-context.js";
 import { CopyButton } from "./copy-button.js";

@@ -1,8 +1,11 @@
-/** One chat in the sidebar: opens on click; Rename edits the title in place; Delete hides it (with undo). */
-import { Pencil, Trash2 } from "lucide-react";
+/**
+ * One chat in the sidebar: opens on click; Pin keeps it at the top; Rename edits the title in
+ * place; Delete hides it (with undo).
+ */
+import { Pencil, Pin, PinOff, Trash2 } from "lucide-react";
 import { memo, useState, type FormEvent } from "react";
 import { describeError } from "../api/rpc-error.js";
-import type { SearchSnippet, SessionListItem } from "../stores/chat-types.js";
+import type { SearchSnippet, SessionListItem } from "../stores/chat-model.js";
 
 export interface SessionRowProps {
   session: SessionListItem;
@@ -10,6 +13,8 @@ export interface SessionRowProps {
   onOpen(sessionId: string): void;
   onRename(sessionId: string, title: string): Promise<void>;
   onDelete(sessionId: string): void;
+  /** Pins or unpins the chat (the chat list offers it; search results don't). */
+  onPin?(sessionId: string, pinned: boolean): void;
   /** Shown under the title for a search hit. */
   snippet?: SearchSnippet | null;
 }
@@ -20,8 +25,10 @@ export const SessionRow = memo(function SessionRow({
   onOpen,
   onRename,
   onDelete,
+  onPin,
   snippet,
 }: SessionRowProps) {
+  const pinned = session.pinned === true;
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(session.title);
   const [error, setError] = useState<string | null>(null);
@@ -65,7 +72,7 @@ export const SessionRow = memo(function SessionRow({
   }
 
   return (
-    <li className="session-row" data-session-id={session.sessionId}>
+    <li className="session-row" data-session-id={session.sessionId} data-pinned={pinned || undefined}>
       <button
         type="button"
         className="session-open"
@@ -73,10 +80,25 @@ export const SessionRow = memo(function SessionRow({
         onClick={() => onOpen(session.sessionId)}
         title={session.title}
       >
-        <span className="session-title">{session.title}</span>
+        <span className="session-title">
+          {pinned ? <Pin size={11} aria-hidden="true" className="session-pin-mark" /> : null}
+          {session.title}
+        </span>
         {snippet ? <Snippet snippet={snippet} /> : null}
       </button>
       <span className="session-actions">
+        {onPin ? (
+          <button
+            type="button"
+            className="icon-button session-action"
+            aria-label={pinned ? "Unpin chat" : "Pin chat"}
+            title={pinned ? "Unpin chat" : "Pin chat"}
+            aria-pressed={pinned}
+            onClick={() => onPin(session.sessionId, !pinned)}
+          >
+            {pinned ? <PinOff size={13} aria-hidden="true" /> : <Pin size={13} aria-hidden="true" />}
+          </button>
+        ) : null}
         <button
           type="button"
           className="icon-button session-action"

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError } from "../api/rpc-error.js";
 import { useShallow } from "zustand/react/shallow";
 import { useSessions, useTranscript } from "../stores/chat-context.js";
-import { selectVisibleSessions } from "../stores/sessions-store.js";
+import { selectVisibleSessions } from "../stores/session-list-store.js";
 import { useProviders } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
 import { LoadingLine } from "../ui/spinner.js";
@@ -134,6 +134,8 @@ function SessionList() {
     [select, focusMessage, results],
   );
   const onDelete = useCallback((id: string) => requestDelete(id), [requestDelete]);
+  const setPinned = useSessions((s) => s.setPinned);
+  const pinError = useSessions((s) => s.pinError);
 
   if (results) {
     if (results.kind === "loading") return <LoadingLine>Searching…</LoadingLine>;
@@ -181,6 +183,11 @@ function SessionList() {
   }
   return (
     <nav aria-label="Chats" className="session-list">
+      {pinError ? (
+        <p role="alert" className="session-list-note session-list-error">
+          {pinError}
+        </p>
+      ) : null}
       {visible.length === 0 ? (
         <p className="session-list-note">No chats yet. Your conversations will appear here.</p>
       ) : (
@@ -193,6 +200,7 @@ function SessionList() {
               onOpen={onOpen}
               onRename={rename}
               onDelete={onDelete}
+              onPin={setPinned}
             />
           ))}
         </ul>

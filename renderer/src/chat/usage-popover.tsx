@@ -5,7 +5,7 @@
 import { ChartColumn } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranscript } from "../stores/chat-context.js";
-import type { UsageRow } from "../stores/chat-types.js";
+import type { UsageRow } from "../stores/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadingLine } from "../ui/spinner.js";
 

@@ -5,7 +5,7 @@
  */
 import { ChevronLeft, ChevronRight, Pencil } from "lucide-react";
 import { memo, useState, type KeyboardEvent } from "react";
-import type { ChatMessage } from "../stores/chat-types.js";
+import type { ChatMessage } from "../stores/chat-model.js";
 import type { VersionInfo } from "../stores/transcript-store.js";
 import { Button } from "../ui/button.js";
 import { MessageImages } from "./message-images.js";

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { describeError } from "../api/rpc-error.js";
 import { useChatSettings } from "../stores/chat-context.js";
 import type { ChatSettings } from "../stores/chat-settings-store.js";
-import type { BusyInputMode } from "../stores/chat-types.js";
+import type { BusyInputMode } from "../stores/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
 import { SettingsPageHeader } from "./settings-page-header.js";

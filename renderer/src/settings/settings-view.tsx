@@ -5,7 +5,7 @@ import { AppearancePage } from "./appearance-page.js";
 import { ChatSettingsPage } from "./chat-settings-page.js";
 import { MemoryPage } from "./memory-page.js";
 import { ModelsPage } from "./models-page.js";
-import { PluginsPage } from "../plugins/plugins-page.js";
+import { PluginsPage } from "./plugins/plugins-page.js";
 import { ProvidersPage } from "./providers-page.js";
 
 export function SettingsView() {

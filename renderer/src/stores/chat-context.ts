@@ -2,7 +2,7 @@
 import { useStore } from "zustand";
 import type { ChatSettingsState } from "./chat-settings-store.js";
 import type { ComposerState } from "./composer-store.js";
-import type { SessionsState } from "./sessions-store.js";
+import type { SessionsState } from "./session-list-store.js";
 import { useStores } from "./stores-context.js";
 import type { TranscriptState } from "./transcript-store.js";
 

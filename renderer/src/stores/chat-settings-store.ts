@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
-import { busyInputModes, type BusyInputMode } from "./chat-types.js";
+import { busyInputModes, type BusyInputMode } from "./chat-model.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
 export type Theme = "system" | "light" | "dark";

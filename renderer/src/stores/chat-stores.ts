@@ -6,10 +6,10 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { createChatSettingsStore, type ChatSettingsState } from "./chat-settings-store.js";
-import { toChatEvent } from "./chat-types.js";
+import { toChatEvent } from "./chat-model.js";
 import { createComposerStore, type ComposerState } from "./composer-store.js";
 import type { FrameScheduler } from "./frame-batcher.js";
-import { createSessionsStore, type SessionsState } from "./sessions-store.js";
+import { createSessionsStore, type SessionsState } from "./session-list-store.js";
 import { createTranscriptStore, type TranscriptState } from "./transcript-store.js";
 
 export interface ChatStores {

@@ -8,9 +8,9 @@ import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { ResultOf } from "../../../electron/host/rpc/contract.js";
 import type { HermesClient } from "../api/client.js";
 import { describeError, HermesRpcError } from "../api/rpc-error.js";
-import type { SendDisposition } from "./chat-types.js";
+import type { SendDisposition } from "./chat-model.js";
 import { loading, ready, type Loadable } from "./loadable.js";
-import type { SessionsState } from "./sessions-store.js";
+import type { SessionsState } from "./session-list-store.js";
 import type { TranscriptState } from "./transcript-store.js";
 
 export type PluginCommand = ResultOf<"plugins.commands">["commands"][number];

@@ -1,6 +1,6 @@
 /** Host facts (version, mode, notices), the notices the user dismissed, and the connection status. */
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { HostInfo, Notice } from "../../../electron/host/rpc/methods/host.js";
+import type { HostInfo, Notice } from "../../../electron/host/rpc/methods/host-info.js";
 import type { ConnectionStatus, HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";

@@ -6,7 +6,7 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
-import type { ChatEvent, ChatMessage, UsageRow } from "./chat-types.js";
+import type { ChatEvent, ChatMessage, UsageRow } from "./chat-model.js";
 import { DeltaBatcher, type FrameScheduler } from "./frame-batcher.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 

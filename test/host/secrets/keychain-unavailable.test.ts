@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createHost } from "../../../electron/host/host.js";
+import { createHost } from "../../../electron/host/create-host.js";
 import { KeychainUnavailableError, keychainFixAdvice } from "../../../electron/host/secrets/errors.js";
 import { createKeytarVault } from "../../../electron/host/secrets/vault.js";
 

@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createHost, type Host } from "../../../electron/host/host.js";
+import { createHost, type Host } from "../../../electron/host/create-host.js";
 import { createKeytarVault } from "../../../electron/host/secrets/vault.js";
 import { startFakeProvider, type FakeProvider } from "../../fixtures/fake-provider.js";
 import { requireSecretService } from "../support/test-host.js";

@@ -54,7 +54,7 @@ describe("layering rules (ESLint)", () => {
     ['import { readFileSync } from "fs";\nexport { readFileSync };\n'],
     ['export const f = () => import("node:child_process");\n'],
     ['import { ipcRenderer } from "electron";\nexport { ipcRenderer };\n'],
-    ['import { createHost } from "../../electron/host/host.js";\nexport { createHost };\n'],
+    ['import { createHost } from "../../electron/host/create-host.js";\nexport { createHost };\n'],
   ])("the renderer may not import host-side code: %s", async (code) => {
     expect(await problems("renderer/src/a.ts", code)).not.toEqual([]);
   });

@@ -1,6 +1,6 @@
 /** A real host on a temp home with the real keychain vault under a per-test service name. */
 import { randomUUID } from "node:crypto";
-import { createHost, type Host, type HostOptions } from "../../../electron/host/host.js";
+import { createHost, type Host, type HostOptions } from "../../../electron/host/create-host.js";
 import { createKeytarVault, type Vault } from "../../../electron/host/secrets/vault.js";
 import { tempHome } from "./temp-home.js";
 

@@ -37,6 +37,8 @@ export type SessionListItem = {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** Pinned to the top of the list (listed without a query). */
+  pinned?: boolean;
   /** With a query: an excerpt of the first matching message (null when only the title matched). */
   snippet?: { messageId: string; text: string; highlights: { start: number; end: number }[] } | null;
 };
@@ -140,6 +142,13 @@ export const sessionMethods = {
     properties: { sessionId, title: { type: "string", minLength: 1, maxLength: 500 } },
   }),
   "session.regenerate": method<{ sessionId: string }, { turnId: string }>(onlySession),
+  /** Pins a chat to the top of the list (`pinned: false` unpins it). */
+  "session.pin": method<{ sessionId: string; pinned: boolean }, EmptyParams>({
+    type: "object",
+    additionalProperties: false,
+    required: ["sessionId", "pinned"],
+    properties: { sessionId, pinned: { type: "boolean" } },
+  }),
   /** Switches the chat's model from the next reply on; the transcript records the switch. */
   "session.setModel": method<
     { sessionId: string; provider: string; model: string },

@@ -4,7 +4,7 @@
  * until the test SIGKILLs it. Usage: node --import tsx crash-child.ts <home> <baseURL> <key>
  */
 import { randomUUID } from "node:crypto";
-import { createHost } from "../../../../electron/host/host.js";
+import { createHost } from "../../../../electron/host/create-host.js";
 import { createKeytarVault } from "../../../../electron/host/secrets/vault.js";
 
 const [home, baseURL, key] = process.argv.slice(2) as [string, string, string];

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { vi } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
 import type { SettingsDocument } from "../../../../electron/host/config/config-schema.js";
-import { createHost, type Host } from "../../../../electron/host/host.js";
+import { createHost, type Host } from "../../../../electron/host/create-host.js";
 import type { EventFrame } from "../../../../electron/host/rpc/frames.js";
 import { createKeytarVault } from "../../../../electron/host/secrets/vault.js";
 import { startFakeProvider, type FakeProvider } from "../../../fixtures/fake-provider.js";

@@ -5,7 +5,7 @@
  * SIGKILLs it mid-stream. Usage: node --import tsx stream-kill-child.ts <home> <baseURL> <key>
  */
 import { randomUUID } from "node:crypto";
-import { createHost } from "../../../../electron/host/host.js";
+import { createHost } from "../../../../electron/host/create-host.js";
 import { createKeytarVault } from "../../../../electron/host/secrets/vault.js";
 
 const [home, baseURL, key] = process.argv.slice(2) as [string, string, string];

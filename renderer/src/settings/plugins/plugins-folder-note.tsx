@@ -4,7 +4,7 @@
  */
 import { Check, Copy, FolderOpen } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Button } from "../ui/button.js";
+import { Button } from "../../ui/button.js";
 
 export function PluginsFolderNote({ path, reason }: { path: string; reason: "web" | "not_opened" }) {
   const [copied, setCopied] = useState(false);

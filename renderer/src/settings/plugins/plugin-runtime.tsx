@@ -5,10 +5,10 @@
  */
 import { RotateCcw } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import type { PluginRuntimeView, PluginView } from "../../../electron/host/rpc/methods/plugins.js";
-import { usePlugins } from "../stores/stores-context.js";
-import { Button } from "../ui/button.js";
-import { InlineAlert } from "../ui/inline-alert.js";
+import type { PluginRuntimeView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
+import { usePlugins } from "../../stores/stores-context.js";
+import { Button } from "../../ui/button.js";
+import { InlineAlert } from "../../ui/inline-alert.js";
 
 const stateLabel: Readonly<Record<PluginRuntimeView["state"], string>> = {
   running: "Running",

@@ -7,12 +7,12 @@ import type { ProviderConfig } from "../config/config-schema.js";
 import { createProviderClient } from "../llm/provider-client.js";
 import { describeProviderError } from "../llm/provider-errors.js";
 import { missingKeyExplanation, requestKey } from "../llm/request-key.js";
-import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./model-errors.js";
+import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "../models/model-errors.js";
 import type { ProvidersSaveParams, ProviderView } from "../rpc/methods/providers.js";
 import { KeyNotSavedError, KeychainUnavailableError } from "../secrets/errors.js";
 import { keychainNotice } from "../secrets/keychain-status.js";
 import type { Vault } from "../secrets/vault.js";
-import type { ModelInfoCache } from "./model-capabilities.js";
+import type { ModelInfoCache } from "../models/model-capabilities.js";
 
 const modelsTimeoutMs = 15_000;
 

@@ -7,7 +7,7 @@
  * with the turn's deferred writes, and every delta is on disk before it is shown (delta-writer.ts).
  */
 import type { Clock } from "../clock.js";
-import type { ChatBody } from "../llm/chat-types.js";
+import type { ChatBody } from "../llm/chat-request.js";
 import type { ChatEngine, ChatOutcome } from "../llm/chat-engine.js";
 import { runWithFallback, type FallbackStep } from "../llm/fallback.js";
 import { ProviderRequestError } from "../llm/provider-request-error.js";

@@ -3,12 +3,12 @@
  * once, Rescan, and the way to the plugins folder. Loading, empty and error states.
  */
 import { FolderOpen, Puzzle, RefreshCw } from "lucide-react";
-import { Button } from "../ui/button.js";
-import { EmptyState } from "../ui/empty-state.js";
-import { InlineAlert } from "../ui/inline-alert.js";
-import { LoadableView } from "../ui/loadable-view.js";
-import { SettingsPageHeader } from "../settings/settings-page-header.js";
-import { useHost, usePlugins } from "../stores/stores-context.js";
+import { Button } from "../../ui/button.js";
+import { EmptyState } from "../../ui/empty-state.js";
+import { InlineAlert } from "../../ui/inline-alert.js";
+import { LoadableView } from "../../ui/loadable-view.js";
+import { SettingsPageHeader } from "../settings-page-header.js";
+import { useHost, usePlugins } from "../../stores/stores-context.js";
 import { PluginRow } from "./plugin-row.js";
 import { PluginsFolderNote } from "./plugins-folder-note.js";
 import { pluginsFolderPath } from "./plugins-folder.js";

@@ -1,5 +1,5 @@
 /** The lower half of a plugin's row: its slash commands and its capabilities with their state. */
-import type { PluginCommandView, PluginView } from "../../../electron/host/rpc/methods/plugins.js";
+import type { PluginCommandView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
 import { describeCapability } from "./capability-text.js";
 
 export function PluginCommands({ name, commands }: { name: string; commands: readonly PluginCommandView[] }) {

@@ -1,11 +1,11 @@
 /** One plugin: who it is, where it came from, its status (and why it failed), its toggle and details. */
 import { Puzzle } from "lucide-react";
 import { useShallow } from "zustand/react/shallow";
-import type { PluginView } from "../../../electron/host/rpc/methods/plugins.js";
-import { InlineAlert } from "../ui/inline-alert.js";
-import { Switch } from "../ui/switch.js";
-import { usePlugins } from "../stores/stores-context.js";
-import { selectCommandsOf } from "../stores/plugins-store.js";
+import type { PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
+import { InlineAlert } from "../../ui/inline-alert.js";
+import { Switch } from "../../ui/switch.js";
+import { usePlugins } from "../../stores/stores-context.js";
+import { selectCommandsOf } from "../../stores/plugins-store.js";
 import { PluginCapabilities, PluginCommands } from "./plugin-details.js";
 import { PluginRuntime } from "./plugin-runtime.js";
 import { PluginStatusBadge } from "./plugin-status-badge.js";

@@ -6,7 +6,7 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
-import type { SessionListItem } from "./chat-types.js";
+import type { SessionListItem } from "./chat-model.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
 export const UNDO_DELETE_MS = 5_000;
@@ -21,6 +21,8 @@ export interface SessionListSlice {
   /** Creates a session for the first message of a new chat and opens it. */
   createForFirstMessage(): Promise<string>;
   rename(sessionId: string, title: string): Promise<void>;
+  /** Pins a chat to the top of the list or unpins it; the list reloads from the host. */
+  setPinned(sessionId: string, pinned: boolean): void;
   applyTitle(sessionId: string, title: string): void;
   /** Imports a JSON export as a new chat and opens it; rejects with the host's error. */
   importChat(content: string): Promise<void>;
@@ -41,6 +43,8 @@ export interface PendingDelete {
 export interface DeleteSlice {
   pendingDelete: PendingDelete | null;
   deleteError: string | null;
+  /** Why the last pin or unpin failed (shown above the list), or null. */
+  pinError: string | null;
   /** Hides the session now; the host deletes it when the undo window closes. */
   requestDelete(sessionId: string): void;
   undoDelete(): void;
@@ -105,6 +109,15 @@ const createListSlice =
           throw err;
         }
       },
+      setPinned(sessionId, pinned) {
+        client
+          .call("session.pin", { sessionId, pinned })
+          .then(() => get().load())
+          .then(() => set({ pinError: null }))
+          .catch((err: unknown) =>
+            set({ pinError: `Couldn't ${pinned ? "pin" : "unpin"} the chat: ${describeError(err)}` }),
+          );
+      },
       async importChat(content) {
         const { sessionId } = await client.call("session.import", { content });
         await get().load();
@@ -164,6 +177,7 @@ const createDeleteSlice =
     return {
       pendingDelete: null,
       deleteError: null,
+      pinError: null,
       requestDelete(sessionId) {
         void get().commitDelete();
         const list = get().sessions;

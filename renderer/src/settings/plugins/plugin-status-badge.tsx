@@ -1,6 +1,6 @@
 /** A plugin's status in one word, coloured by what it means. */
-import type { PluginStatus } from "../../../electron/host/rpc/methods/plugins.js";
-import { Spinner } from "../ui/spinner.js";
+import type { PluginStatus } from "../../../../electron/host/rpc/methods/plugins.js";
+import { Spinner } from "../../ui/spinner.js";
 
 const statusLabel: Readonly<Record<PluginStatus, string>> = {
   loaded: "Loaded",

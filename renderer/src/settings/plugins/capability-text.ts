@@ -2,7 +2,7 @@
  * What each capability lets a plugin do (SPEC §7.1), in the words the consent screen uses, plus a
  * short name for lists. Unknown ids (a newer host) fall back to the raw id.
  */
-import type { CapabilityId } from "../../../plugins/sdk/types.js";
+import type { CapabilityId } from "../../../../plugins/sdk/types.js";
 
 export interface CapabilityText {
   label: string;

@@ -14,7 +14,7 @@ import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
 import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
 import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
-import { ProvidersService } from "./models/providers-service.js";
+import { ProvidersService } from "./providers/providers-service.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
