@@ -45,5 +45,5 @@ export function formatFigure(f) {
   return `${f.name}: ${f.text}; target ${f.target.on} ${bound}${suffix}: ${f.met ? "met" : "missed"}`;
 }
 
-const round = (x) => (typeof x === "number" ? Math.round(x * 1000) / 1000 : x);
+const round = (x) => (typeof x === "number" ? Number(x.toPrecision(6)) : x);
 const roundAll = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
