@@ -3,12 +3,12 @@
  * math (KaTeX) and Mermaid diagrams, both loaded only when a reply needs them. Rendered
  * block by block (see markdown-blocks.ts) so streaming text re-parses only its growing tail.
  */
-import { memo, useMemo, type ReactNode } from "react";
+import { memo, useMemo, useState, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { CopyButton } from "./copy-button.js";
-import { hasFootnotes, splitMarkdownBlocks } from "./markdown-blocks.js";
+import { GrowingBlockSplitter } from "./markdown-blocks.js";
 import { useMathPlugins } from "./math-plugins.js";
 import { MermaidDiagram } from "./mermaid-diagram.js";
 
@@ -70,8 +70,13 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
 });
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  // Footnote references and their definitions must be parsed together to link up.
-  const blocks = useMemo(() => (hasFootnotes(text) ? [text] : splitMarkdownBlocks(text)), [text]);
+  // One splitter per rendered reply: while it streams, each frame scans only the new text.
+  const [splitter] = useState(() => new GrowingBlockSplitter());
+  const blocks = useMemo(() => {
+    const split = splitter.split(text);
+    // Footnote references and their definitions must be parsed together to link up.
+    return split.hasFootnotes ? [text] : split.blocks;
+  }, [splitter, text]);
   return (
     <div className="markdown">
       {blocks.map((block, index) => (
