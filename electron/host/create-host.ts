@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { ActivityMonitor } from "./activity-monitor.js";
 import { systemClock, type Clock } from "./clock.js";
 import { SettingsStore } from "./config/settings-store.js";
 import { mapServiceError } from "./error-mapping.js";
@@ -18,6 +19,8 @@ import { ProvidersService } from "./providers/providers-service.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
+import { claimsDir, IdleClaims } from "./plugins/idle/idle-claims.js";
+import { IdleTaskScheduler } from "./plugins/idle/idle-scheduler.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
 import { PluginBudgets } from "./plugins/plugin-budget.js";
 import { PluginManager } from "./plugins/plugin-manager.js";
@@ -57,6 +60,8 @@ export interface PluginTimings {
   restartBackoffMs?: number;
   heartbeat?: HeartbeatOptions;
   deadlines?: Partial<CallDeadlines>;
+  /** How long one idle task run may take (10 minutes by default). */
+  idleTaskDeadlineMs?: number;
 }
 
 export interface Host {
@@ -69,6 +74,9 @@ export interface Host {
   auxiliaryTasks: AuxiliaryTaskRegistry;
   /** What plugins registered; the chat dispatches slash commands, hooks and tools through these. */
   pluginRegistries: { commands: CommandRegistry; hooks: HookRegistry; tools: ToolRegistry };
+  /** Plugins' idle tasks (SPEC §9.4) and the activity they wait on. */
+  idleTasks: IdleTaskScheduler;
+  activity: ActivityMonitor;
   /** The desktop chat (SPEC §9): sessions, turns, busy input, titles. */
   sessions: SessionService;
   /** Bills a model call to a session's usage ledger; plugin calls use `plugin_llm:<id>`. */
@@ -123,6 +131,21 @@ export function createHost(options: HostOptions): Host {
     hooks,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
+  // The session store opens here; replies a crash left streaming are marked interrupted on open.
+  const sessionStore = new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock });
+  // Idle tasks (SPEC §9.4) wait for the app to be idle: the chat's turns and a person's input.
+  const activity = new ActivityMonitor(clock, lastSessionActivity(sessionStore));
+  const unfollowActivity = activity.follow(events);
+  const idleTasks = new IdleTaskScheduler({
+    home: options.home,
+    clock,
+    activity,
+    claims: new IdleClaims(claimsDir(options.home), () => clock.now()),
+    log,
+    ...(options.pluginTimings?.idleTaskDeadlineMs !== undefined && {
+      deadlineMs: options.pluginTimings.idleTaskDeadlineMs,
+    }),
+  });
   const plugins = new PluginManager({
     home: options.home,
     bundledDir: bundledPluginsDir,
@@ -131,6 +154,7 @@ export function createHost(options: HostOptions): Host {
     hooks,
     tools,
     slots: auxiliaryTasks,
+    idleTasks,
     llm: pluginLlm,
     budgets,
     runtime: pluginRuntime,
@@ -140,9 +164,8 @@ export function createHost(options: HostOptions): Host {
     clock,
     onChange: () => events.emit("plugins.changed", null, {}),
   });
-  // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessions = new SessionService({
-    store: new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock }),
+    store: sessionStore,
     settings,
     events,
     engine,
@@ -218,17 +241,32 @@ export function createHost(options: HostOptions): Host {
     plugins,
     auxiliaryTasks,
     pluginRegistries: { commands, hooks, tools },
+    idleTasks,
+    activity,
     sessions,
     billUsage,
     redact: (text, opts) => redactor.redact(text, opts),
     keychain,
     async close() {
+      idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();
       await pluginRuntime.close();
+      await idleTasks.settled();
+      unfollowActivity();
       await sessions.close();
       unwatch();
       unwatchSlots();
       settings.close();
     },
   };
+}
+
+/** When a chat last changed, as the store says (so a restart does not count as activity). */
+function lastSessionActivity(store: StoreHandle): number | undefined {
+  try {
+    const times = store.get().listSessions({ limit: 50 }).map((s) => s.updatedAt);
+    return times.length ? Math.max(...times) : undefined;
+  } catch {
+    return undefined; // no store: idle from now on
+  }
 }

@@ -261,6 +261,27 @@ export interface AuxiliaryTaskSpec {
   inheritFrom?: string;
 }
 
+/** `ctx.registerIdleTask(name, fn, options)` (SPEC §9.4). */
+export interface IdleTaskOptionsInput {
+  /** Hours between runs, counted from the start of the last run; 1/60 (a minute) to 8760. */
+  intervalHours: number;
+  /** Hours with no person's input and no running turn before a run may start; default 2. */
+  minIdleHours?: number;
+  /** `defer` (default): the first run waits one interval from the first registration; `now`: it does not. */
+  firstRun?: "defer" | "now";
+}
+
+/** What an idle task's `fn` receives. An idle task is no turn: it has no side-question token. */
+export interface IdleTaskContext {
+  task: string;
+  /** ISO time the previous run started, null before the first. */
+  lastRun: string | null;
+  lastStatus: "ok" | "error" | "timeout" | null;
+  sideQuestionToken: null;
+}
+
+export type IdleTaskFn = (context: IdleTaskContext) => unknown;
+
 export interface PluginContext {
   readonly pluginId: string;
   readonly llm: PluginLlm;
@@ -274,6 +295,13 @@ export interface PluginContext {
    * registering again replaces this plugin's entry. Call it with `ctx.llm` `task: key`.
    */
   registerAuxiliaryTask(key: string, spec: AuxiliaryTaskSpec): void;
+  /**
+   * Runs `fn` in this worker when the app has been idle `minIdleHours` and `intervalHours` passed
+   * since the last run (SPEC §9.4); one run at a time, each within 10 minutes. A throw is recorded
+   * as `last_status: "error"`, a missed deadline as `"timeout"` (in `plugin-data/<id>/idle-tasks.json`).
+   * `name` is 1 to 64 letters, digits, `_` or `-`; registering a name again replaces it.
+   */
+  registerIdleTask(name: string, fn: IdleTaskFn, options: IdleTaskOptionsInput): void;
   hasCapability(id: CapabilityId | string): boolean;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;

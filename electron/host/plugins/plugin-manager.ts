@@ -13,6 +13,7 @@ import type { CommandRegistry } from "./command-registry.js";
 import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
 import { discoverPlugins, type DiscoveredPlugin } from "./discovery.js";
 import type { HookRegistry } from "./hook-registry.js";
+import type { IdleTaskScheduler } from "./idle/idle-scheduler.js";
 import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
@@ -66,6 +67,8 @@ export interface PluginManagerOptions {
   tools: ToolRegistry;
   /** Auxiliary slots plugins register (SPEC §6.3); a plugin's leave when it is disabled. */
   slots: AuxiliaryTaskRegistry;
+  /** Idle tasks (SPEC §9.4): a plugin's leave when it is disabled or stops. */
+  idleTasks?: Pick<IdleTaskScheduler, "register" | "removePlugin">;
   llm: PluginLlmService;
   budgets: PluginBudgets;
   runtime: PluginRuntime;
@@ -374,6 +377,7 @@ export class PluginManager {
     this.options.hooks.removePlugin(id);
     this.options.tools.removePlugin(id);
     this.options.slots.removePlugin(id);
+    this.options.idleTasks?.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
     if (status === "disabled") {

@@ -13,6 +13,7 @@ import { CommandRegistry } from "../../../electron/host/plugins/command-registry
 import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
 import { PluginLlmService } from "../../../electron/host/plugins/plugin-llm.js";
 import { PluginBudgets } from "../../../electron/host/plugins/plugin-budget.js";
+import type { IdleTaskScheduler } from "../../../electron/host/plugins/idle/idle-scheduler.js";
 import { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
 import type { CallDeadlines } from "../../../electron/host/plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "../../../electron/host/plugins/runtime/plugin-runtime.js";
@@ -65,6 +66,8 @@ export interface ManagerOptions {
   deadlines?: Partial<CallDeadlines>;
   /** Budgets read this clock's local day (the manager's clock by default). */
   budgetClock?: Clock;
+  /** Where registerIdleTask goes (SPEC §9.4). */
+  idleTasks?: IdleTaskScheduler;
 }
 
 export async function startRig(
@@ -184,6 +187,7 @@ export async function startRig(
         ...(opts.registerTimeoutMs !== undefined && { registerTimeoutMs: opts.registerTimeoutMs }),
         ...(opts.restartBackoffMs !== undefined && { restartBackoffMs: opts.restartBackoffMs }),
         ...(opts.deadlines && { deadlines: opts.deadlines }),
+        ...(opts.idleTasks && { idleTasks: opts.idleTasks }),
       });
       managers.push(manager);
       return manager;

@@ -15,6 +15,7 @@ import type {
   CompleteResult,
   CompleteStructuredParams,
   HookName,
+  IdleTaskOptionsInput,
   JsonValue,
   LogFields,
   StructuredResult,
@@ -47,6 +48,8 @@ export interface CtxCalls {
     null
   >;
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
+  /** SPEC §9.4: `fn` stays in the worker as `handlerId`; the host schedules it. */
+  registerIdleTask: Call<{ name: string; handlerId: string; options: IdleTaskOptionsInput }, null>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }

@@ -11,6 +11,8 @@ import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import type { CommandRegistry } from "../command-registry.js";
 import type { HookRegistry } from "../hook-registry.js";
 import { isHookName } from "../hook-types.js";
+import type { IdleTaskScheduler } from "../idle/idle-scheduler.js";
+import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-options.js";
 import type { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import type { CtxCalls } from "./boundary.js";
@@ -53,6 +55,8 @@ export interface CtxHostDeps {
   /** The host's slot registry (SPEC §6.3); a plugin's slots leave it when the plugin does. */
   slots: Pick<AuxiliaryTaskRegistry, "register">;
   log: AgentLog;
+  /** Where idle tasks go (SPEC §9.4); absent in rigs that do not schedule them. */
+  idleTasks?: Pick<IdleTaskScheduler, "register">;
   /** The plugin's live worker session. */
   session(): WorkerSession;
   deadlines?: Partial<CallDeadlines>;
@@ -169,6 +173,24 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     registerAuxiliaryTask: ({ key, spec }) => {
       deps.assertActive();
       deps.slots.register(pluginId, key, spec);
+      return null;
+    },
+    registerIdleTask: ({ name, handlerId, options }) => {
+      deps.assertActive();
+      const problem = idleTaskNameProblem(name);
+      if (problem !== null) throw new PluginRegistrationError(problem);
+      const parsed = parseIdleTaskOptions(name, options);
+      if (!parsed.ok) throw new PluginRegistrationError(parsed.problem);
+      if (!deps.idleTasks) throw new PluginRegistrationError("This host runs no idle tasks.");
+      deps.idleTasks.register({
+        pluginId,
+        name,
+        options: parsed.options,
+        run: (context, deadlineMs) => {
+          deps.onCall?.();
+          return deps.session().invoke(handlerId, [context], deadlineMs, `idle task ${name}`);
+        },
+      });
       return null;
     },
   };

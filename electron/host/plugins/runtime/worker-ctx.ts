@@ -12,6 +12,8 @@ import type {
   CompleteStructuredParams,
   HookHandler,
   HookName,
+  IdleTaskFn,
+  IdleTaskOptionsInput,
   JsonValue,
   LogFields,
   PluginContext,
@@ -20,6 +22,7 @@ import type {
   ToolSpec,
 } from "../../../../plugins/sdk/types.js";
 import { taskKeyProblem } from "../../models/auxiliary-tasks.js";
+import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-options.js";
 import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
 import { assertJson } from "../plugin-state.js";
@@ -131,6 +134,34 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     send("registerAuxiliaryTask", { key, spec: plain });
   };
 
+  /** Names of idle tasks whose `fn` still runs here: a run past its deadline is not joined by another. */
+  const idleRunning = new Set<string>();
+  const registerIdleTask = (name: string, fn: IdleTaskFn, options: IdleTaskOptionsInput): void => {
+    const problem = idleTaskNameProblem(name);
+    if (problem !== null) throw new PluginRegistrationError(problem);
+    if (typeof fn !== "function")
+      throw new PluginRegistrationError(`registerIdleTask("${name}") needs a function to run.`);
+    const parsed = parseIdleTaskOptions(name, options);
+    if (!parsed.ok) throw new PluginRegistrationError(parsed.problem);
+    const guarded = async (context: unknown): Promise<null> => {
+      if (idleRunning.has(name)) {
+        throw new Error(`The idle task "${name}" is still running from an earlier start (past its deadline).`);
+      }
+      idleRunning.add(name);
+      try {
+        await fn(context as Parameters<IdleTaskFn>[0]);
+        return null; // what fn returns is not needed, and may not cross the boundary
+      } finally {
+        idleRunning.delete(name);
+      }
+    };
+    send("registerIdleTask", {
+      name,
+      handlerId: keep("idle", guarded as AnyHandler, undefined),
+      options: parsed.options,
+    });
+  };
+
   const logAt =
     (level: "INFO" | "WARN" | "ERROR") =>
     (message: string, fields?: LogFields): void => {
@@ -173,6 +204,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerHook,
     registerTool,
     registerAuxiliaryTask,
+    registerIdleTask,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
     redact: (text: string, options?: { force?: boolean }) =>
       redactor.redact(String(text), { force: options?.force === true }),

@@ -11,6 +11,7 @@ import type { CommandRegistry } from "../command-registry.js";
 import type { DiscoveredPlugin } from "../discovery.js";
 import type { HookRegistry } from "../hook-registry.js";
 import type { PluginBudgets } from "../plugin-budget.js";
+import type { IdleTaskScheduler } from "../idle/idle-scheduler.js";
 import type { PluginLlmService } from "../plugin-llm.js";
 import { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
@@ -29,6 +30,8 @@ export interface WorkerServices {
   hooks: HookRegistry;
   tools: ToolRegistry;
   slots: AuxiliaryTaskRegistry;
+  /** Idle tasks (SPEC §9.4); absent in rigs that do not schedule them. */
+  idleTasks?: Pick<IdleTaskScheduler, "register" | "removePlugin">;
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
@@ -75,6 +78,7 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       hooks: o.hooks,
       tools: o.tools,
       slots: o.slots,
+      ...(o.idleTasks && { idleTasks: o.idleTasks }),
       log: o.log,
       session: request.session,
       ...(o.deadlines && { deadlines: o.deadlines }),

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { vi } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
 import type { SettingsDocument } from "../../../../electron/host/config/config-schema.js";
-import { createHost, type Host } from "../../../../electron/host/create-host.js";
+import { createHost, type Host, type PluginTimings } from "../../../../electron/host/create-host.js";
 import type { EventFrame } from "../../../../electron/host/rpc/frames.js";
 import { createKeytarVault } from "../../../../electron/host/secrets/vault.js";
 import { startFakeProvider, type FakeProvider } from "../../../fixtures/fake-provider.js";
@@ -41,6 +41,8 @@ export async function startSessionRig(
   options: {
     home?: string;
     configure?: (doc: SettingsDocument, rig: { main: FakeProvider; backup: FakeProvider }) => void;
+    /** E.g. heartbeats slow enough that moving the manual clock by hours does not stop plugins. */
+    pluginTimings?: PluginTimings;
   } = {},
 ): Promise<SessionRig> {
   requireSecretService();
@@ -62,6 +64,7 @@ export async function startSessionRig(
       version: "0.0.0-test",
       clock,
       bundledPluginsDir: null,
+      ...(options.pluginTimings && { pluginTimings: options.pluginTimings }),
     });
     host.settings.update((doc: SettingsDocument) => {
       doc.providers = {

@@ -1,0 +1,85 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- RPC results are read as plain JSON here. */
+/**
+ * Idle tasks wired into the real host (SPEC §9.4): the activity they wait on follows the chat's
+ * turns and a person's messages through the event hub, a plugin's registerIdleTask reaches the
+ * host's scheduler and runs, and a closing host starts no run.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IdleTaskStatusFile } from "../../../electron/host/plugins/idle/idle-task-status.js";
+import { waitFor } from "../support/temp-home.js";
+import { startSessionRig, type SessionRig } from "../sessions/support/session-rig.js";
+
+const HOUR = 3_600_000;
+
+let rig: SessionRig;
+beforeEach(async () => {
+  // Heartbeats on the manual clock would stop every plugin when it moves by hours.
+  rig = await startSessionRig({
+    pluginTimings: { heartbeat: { intervalMs: 100 * HOUR, timeoutMs: 200 * HOUR } },
+  });
+});
+afterEach(async () => rig.dispose());
+
+function installPlugin(id: string, body: string): void {
+  const dir = path.join(rig.home, "plugins", id);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "plugin.yaml"), `name: ${id}\nversion: 1.0.0\nmain: index.js\n`);
+  fs.writeFileSync(path.join(dir, "index.js"), body);
+}
+
+describe("idle tasks in the host", () => {
+  it("a turn makes the app busy until it ends; a person's message restarts the idle time", async () => {
+    const start = rig.clock.now();
+    expect(rig.host.activity.idleSince()).toBe(start);
+    const { sessionId } = await rig.ok("session.create", {});
+    rig.clock.advance(HOUR);
+    rig.main.fault({ kind: "stall", afterChunks: 2 });
+    const sent = await rig.ok("session.send", { sessionId, text: "Hello" });
+    await rig.waitForEvent("session.delta", (p) => p.turnId === sent.turnId);
+    expect(rig.host.activity.idleSince()).toBeNull();
+    rig.clock.advance(HOUR);
+    await rig.ok("session.stop", { sessionId });
+    await rig.idle(sessionId);
+    expect(rig.host.activity.idleSince()).toBe(start + 2 * HOUR);
+  });
+
+  it("a plugin's task registers through its worker, runs when the app is idle, and its record is kept", async () => {
+    installPlugin(
+      "tidy",
+      `export function register(ctx) {
+        ctx.registerIdleTask("sweep", async (c) => { ctx.state.set("swept", c.task); }, { intervalHours: 6, minIdleHours: 1, firstRun: "now" });
+      }`,
+    );
+    await rig.host.plugins.rescan();
+    await rig.host.plugins.setEnabled("tidy", true);
+    expect(rig.host.plugins.get("tidy").status).toBe("loaded");
+    await waitFor(() => rig.host.idleTasks.list("tidy").length === 1, 5000, "the task to register");
+    rig.clock.advance(HOUR);
+    expect(rig.host.idleTasks.list("tidy")[0]!.running).toBe(true);
+    await rig.host.idleTasks.settled();
+    expect(new IdleTaskStatusFile(rig.home, "tidy").read("sweep")).toMatchObject({ last_status: "ok" });
+    await waitFor(() => {
+      const file = path.join(rig.home, "plugin-data", "tidy", "state.json");
+      return fs.existsSync(file) && JSON.parse(fs.readFileSync(file, "utf8")).swept === "sweep";
+    });
+  });
+
+  it("a closing host starts no run", async () => {
+    installPlugin(
+      "late",
+      `export function register(ctx) {
+        ctx.registerIdleTask("never", () => undefined, { intervalHours: 1, minIdleHours: 1, firstRun: "now" });
+      }`,
+    );
+    await rig.host.plugins.rescan();
+    await rig.host.plugins.setEnabled("late", true);
+    await waitFor(() => rig.host.idleTasks.list("late").length === 1);
+    const closing = rig.host.close();
+    rig.clock.advance(5 * HOUR);
+    await closing;
+    expect(new IdleTaskStatusFile(rig.home, "late").read("never")).toMatchObject({ last_run: null });
+    await rig.restart(); // dispose closes the host it finds
+  });
+});
