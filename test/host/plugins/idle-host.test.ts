@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- RPC results are read as plain JSON here. */
 /**
  * Idle tasks wired into the real host (SPEC §9.4): the activity they wait on follows the chat's
  * turns and a person's messages through the event hub, a plugin's registerIdleTask reaches the
