@@ -16,6 +16,7 @@ import type { CommandRegistry } from "../plugins/command-registry.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
+import { BackgroundWork } from "./background-work.js";
 import { BusyInput } from "./busy-input.js";
 import { commandTitle, runChatCommand } from "./chat-command.js";
 import { ChatFiles } from "./chat-files.js";
@@ -58,6 +59,8 @@ export interface SessionServiceDeps {
   /** What providers' model lists said about context windows and vision. */
   modelInfo?: ModelInfoCache;
   maxIterations?: number;
+  /** Forks and the background review per session; created here when not given. */
+  backgroundWork?: BackgroundWork;
 }
 
 /** Times are epoch milliseconds throughout the session API (shapes in rpc/methods/sessions.ts). */
@@ -74,6 +77,8 @@ export class SessionService {
   readonly edits: MessageEdits;
   /** Export and import of chats. */
   readonly files: ChatFiles;
+  /** Each session's forks and background review (SPEC §7.4, §9.3). */
+  readonly backgroundWork: BackgroundWork;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
   /**
@@ -86,6 +91,7 @@ export class SessionService {
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = () => deps.store.get();
+    this.backgroundWork = deps.backgroundWork ?? new BackgroundWork(deps.clock);
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
     const compactor = new Compactor({ ...deps, transcript: this.transcript });
     const imageDescriber = new ImageDescriber({ ...deps, transcript: this.transcript });
@@ -95,6 +101,7 @@ export class SessionService {
       store: this.store,
       compactor,
       imageDescriber,
+      backgroundWork: this.backgroundWork,
     });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
     this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {
@@ -263,6 +270,7 @@ export class SessionService {
 
   async delete(sessionId: string, gatewaySessionKey: string): Promise<void> {
     await this.busy.forget(sessionId);
+    await this.backgroundWork.cancelAll(sessionId, "session_deleted");
     this.owners.delete(sessionId);
     this.turnSessions.delete(sessionId);
     this.transcript.forget(sessionId);
@@ -352,6 +360,8 @@ export class SessionService {
 
   async close(): Promise<void> {
     await this.busy.close();
+    const sessions = new Set(this.backgroundWork.list().map((job) => job.sessionId));
+    await Promise.all([...sessions].map((id) => this.backgroundWork.cancelAll(id, "host_shutdown")));
     await this.settled();
     this.deps.store.close();
   }

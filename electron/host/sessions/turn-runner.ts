@@ -12,6 +12,7 @@ import type { AgentLog } from "../logging/agent-log.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
+import type { BackgroundWork } from "./background-work.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
@@ -31,7 +32,12 @@ export interface TurnRunnerDeps {
   compactor?: Compactor;
   imageDescriber?: ImageDescriber;
   maxIterations?: number;
+  /** The session's forks and background review; a person's turn cancels them (SPEC §7.4). */
+  backgroundWork?: BackgroundWork;
 }
+
+/** The cancel reason background work gets when a person's next turn starts. */
+export const NEXT_PERSON_TURN = "next_person_turn";
 
 export interface TurnSpec {
   /** The session as read when the message arrived; its snapshot never changes. */
@@ -62,6 +68,8 @@ export class TurnRunner {
     const sessionId = spec.session.id;
     const { turnId } = spec;
     const { transcript } = this.deps;
+    // Not awaited: a person never waits for a fork to wind down (its handle settles on its own).
+    if (spec.origin === "person") void this.deps.backgroundWork?.cancelAll(sessionId, NEXT_PERSON_TURN);
     transcript.emit("session.turn.started", sessionId, { turnId, origin: spec.origin });
     const settleUser = this.settlerFor(spec.unsettledUserMessageId);
     let result: AgentLoopResult;
