@@ -16,6 +16,7 @@ import type { CommandRegistry } from "../plugins/command-registry.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
+import { BackgroundReview } from "./background-review.js";
 import { BackgroundWork } from "./background-work.js";
 import { BusyInput } from "./busy-input.js";
 import { commandTitle, runChatCommand } from "./chat-command.js";
@@ -79,6 +80,8 @@ export class SessionService {
   readonly files: ChatFiles;
   /** Each session's forks and background review (SPEC §7.4, §9.3). */
   readonly backgroundWork: BackgroundWork;
+  /** The app's own memory review and its proposals (accept, dismiss). */
+  readonly review: BackgroundReview;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
   /**
@@ -95,6 +98,11 @@ export class SessionService {
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
     const compactor = new Compactor({ ...deps, transcript: this.transcript });
     const imageDescriber = new ImageDescriber({ ...deps, transcript: this.transcript });
+    this.review = new BackgroundReview({
+      ...deps,
+      transcript: this.transcript,
+      backgroundWork: this.backgroundWork,
+    });
     const runner = new TurnRunner({
       ...deps,
       transcript: this.transcript,
@@ -102,6 +110,7 @@ export class SessionService {
       compactor,
       imageDescriber,
       backgroundWork: this.backgroundWork,
+      review: this.review,
     });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
     this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {

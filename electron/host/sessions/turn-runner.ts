@@ -12,6 +12,7 @@ import type { AgentLog } from "../logging/agent-log.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
+import type { BackgroundReview } from "./background-review.js";
 import type { BackgroundWork } from "./background-work.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
@@ -34,6 +35,8 @@ export interface TurnRunnerDeps {
   maxIterations?: number;
   /** The session's forks and background review; a person's turn cancels them (SPEC §7.4). */
   backgroundWork?: BackgroundWork;
+  /** The app's own memory review every `memory.nudge_interval` person turns. */
+  review?: BackgroundReview;
 }
 
 /** The cancel reason background work gets when a person's next turn starts. */
@@ -129,12 +132,14 @@ export class TurnRunner {
       settleUser,
     });
     if (result.status === "ok") {
+      const memoryReviewDue = this.deps.review?.isDue(sessionId, spec.origin) ?? false;
+      if (memoryReviewDue) this.deps.review?.start(sessionId, gatewaySessionKey);
       await this.deps.hooks.fire("post_llm_call", {
         sessionId,
         gatewaySessionKey,
         // Side questions (SPEC §7.3) hand out tokens once that feature exists; until then none.
         sideQuestionToken: null,
-        reviewSignals: {},
+        reviewSignals: { memoryReviewDue },
         reply: result.reply,
       });
     }
