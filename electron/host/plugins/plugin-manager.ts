@@ -11,6 +11,8 @@ import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
 import type { CommandRegistry } from "./command-registry.js";
 import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
+import type { CapabilityId } from "../../../plugins/sdk/types.js";
+import { isCapabilityGranted } from "./capabilities.js";
 import { discoverPlugins, type DiscoveredPlugin } from "./discovery.js";
 import type { HookRegistry } from "./hook-registry.js";
 import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
@@ -124,6 +126,18 @@ export class PluginManager {
     return this.options.commands
       .list()
       .map(({ name, description, argsHint, pluginId }) => ({ name, description, argsHint, pluginId }));
+  }
+
+  /** Whether the plugin is loaded and holds the capability now (grants read at each use). */
+  holds(id: string, capability: CapabilityId): boolean {
+    const record = this.records.get(id);
+    if (!record || record.status !== "loaded" || record.found.kind !== "valid") return false;
+    return isCapabilityGranted(capability, record.found.manifest.capabilities, this.entry(id));
+  }
+
+  /** Whether any loaded plugin holds one of the capabilities (SPEC §7.3: is a token worth issuing). */
+  anyHolds(capabilities: readonly CapabilityId[]): boolean {
+    return [...this.records.keys()].some((id) => capabilities.some((c) => this.holds(id, c)));
   }
 
   /** The plugin host's pid while it runs. */

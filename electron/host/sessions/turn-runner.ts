@@ -9,6 +9,7 @@ import type { SettingsStore } from "../config/settings-store.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
 import type { AgentLog } from "../logging/agent-log.js";
+import { routeIdentity, type SideQuestionLeases } from "../plugins/capabilities/side-question-lease.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
@@ -31,6 +32,8 @@ export interface TurnRunnerDeps {
   compactor?: Compactor;
   imageDescriber?: ImageDescriber;
   maxIterations?: number;
+  /** Side-question tokens (SPEC §7.3): expired at each turn start, issued after a person turn. */
+  leases?: SideQuestionLeases;
 }
 
 export interface TurnSpec {
@@ -62,6 +65,7 @@ export class TurnRunner {
     const sessionId = spec.session.id;
     const { turnId } = spec;
     const { transcript } = this.deps;
+    this.deps.leases?.turnStarted(sessionId);
     transcript.emit("session.turn.started", sessionId, { turnId, origin: spec.origin });
     const settleUser = this.settlerFor(spec.unsettledUserMessageId);
     let result: AgentLoopResult;
@@ -121,11 +125,23 @@ export class TurnRunner {
       settleUser,
     });
     if (result.status === "ok") {
+      const primary = routes[0];
+      const sideQuestionToken =
+        result.request && primary && this.deps.leases
+          ? this.deps.leases.issue({
+              sessionId,
+              turnId,
+              gatewaySessionKey,
+              // Injected turns are unattended: nobody waits on them (SPEC §7.3).
+              attended: spec.origin === "person",
+              request: result.request,
+              turnRoute: routeIdentity(primary),
+            })
+          : null;
       await this.deps.hooks.fire("post_llm_call", {
         sessionId,
         gatewaySessionKey,
-        // Side questions (SPEC §7.3) hand out tokens once that feature exists; until then none.
-        sideQuestionToken: null,
+        sideQuestionToken,
         reviewSignals: {},
         reply: result.reply,
       });
