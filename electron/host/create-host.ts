@@ -15,6 +15,7 @@ import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
 import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./providers/providers-service.js";
+import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
@@ -142,6 +143,15 @@ export function createHost(options: HostOptions): Host {
     log,
     clock,
     onChange: () => events.emit("plugins.changed", null, {}),
+    onConsentRequired: (id, pendingCapabilities) =>
+      events.emit("plugin.consent_required", null, { id, pendingCapabilities }),
+  });
+  const consent = new ConsentService({
+    settings,
+    log,
+    clock,
+    declared: (id) => plugins.declaredCapabilities(id),
+    view: (id) => plugins.get(id),
   });
   const leases = new SideQuestionLeases({
     clock,
@@ -205,7 +215,7 @@ export function createHost(options: HostOptions): Host {
     "providers.models": ({ id }) => providers.models(id),
     "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
-    ...pluginHandlers(plugins, options.openFolder),
+    ...pluginHandlers(plugins, consent, options.openFolder),
     ...sessionHandlers(sessions),
   };
 

@@ -80,6 +80,11 @@ export interface PluginManagerOptions {
   deadlines?: Partial<CallDeadlines>;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
+  /**
+   * An enabled plugin has capabilities awaiting consent (SPEC §7.2): told when it is enabled,
+   * when an update declares new ones, and at start (the host emits `plugin.consent_required`).
+   */
+  onConsentRequired?: (id: string, pendingCapabilities: string[]) => void;
 }
 
 type ValidPlugin = Extract<DiscoveredPlugin, { kind: "valid" }>;
@@ -166,7 +171,14 @@ export class PluginManager {
     }
     // Re-enabling a failed plugin is the way to retry it.
     await this.enqueue(record, () => this.settle(record, { retry: enabled }));
+    if (enabled) this.askConsent([id]);
     return this.view(record);
+  }
+
+  /** The capabilities the plugin's manifest declares now (unknown ids already dropped). */
+  declaredCapabilities(id: string): string[] {
+    const { found } = this.require(id);
+    return found.kind === "valid" ? [...found.manifest.capabilities] : [];
   }
 
   /** `plugins.restart`: a fresh worker, crash history cleared (the way out of `stopped`). */
@@ -194,9 +206,12 @@ export class PluginManager {
       this.options.log.write("WARN", "plugin_warning", { plugin: warning.id, warning: warning.w });
     }
     const work: Promise<void>[] = [];
+    // New and updated plugins: their consent is asked once they settled.
+    const fresh = [...found.keys()].filter((id) => !this.records.has(id));
     for (const [id, record] of this.records) {
       const next = found.get(id);
       if (next && JSON.stringify(next) === JSON.stringify(record.found)) continue;
+      if (next) fresh.push(id);
       work.push(
         this.enqueue(record, async () => {
           this.unload(record, "disabled");
@@ -219,6 +234,7 @@ export class PluginManager {
     }
     this.records = new Map([...this.records].sort(([a], [b]) => a.localeCompare(b)));
     await this.reconcile();
+    this.askConsent(fresh);
     return this.list();
   }
 
@@ -398,6 +414,21 @@ export class PluginManager {
     }
     if (wasLoaded) this.options.log.write("INFO", "plugin_unloaded", { plugin: id });
     this.changed();
+  }
+
+  /** Asks for consent on each enabled plugin of `ids` with pending capabilities. */
+  private askConsent(ids: readonly string[]): void {
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (!record || !this.wanted(id)) continue;
+      const pending = this.view(record).pendingCapabilities;
+      if (pending.length === 0) continue;
+      try {
+        this.options.onConsentRequired?.(id, pending);
+      } catch {
+        // Like `changed`: a listener's failure must not break enabling.
+      }
+    }
   }
 
   private changed(): void {
