@@ -3,6 +3,7 @@
  * repeat until it answers without tools, is stopped, fails, or reaches the iteration bound.
  * Steers (SPEC §9.2) enter at each step: just before every request, after the tool results.
  */
+import type { ChatBody } from "../llm/chat-request.js";
 import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { Compactor } from "./compaction.js";
@@ -44,6 +45,8 @@ export interface AgentLoopResult {
   error?: string;
   /** The last assistant text of the turn (what `post_llm_call` reports as `reply`). */
   reply: string;
+  /** The last request that got an answer: the route that answered and the body it was sent. */
+  request?: { route: Route; body: ChatBody };
 }
 
 export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): Promise<AgentLoopResult> {
@@ -70,6 +73,10 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
       });
       if (signal.aborted) return { status: "stopped", reply };
     }
+    const body: ChatBody = {
+      messages: requestMessages(input.snapshot, deps.transcript.records(sessionId)),
+      ...(tools.length ? { tools } : {}),
+    };
     const step = await runModelStep(deps, {
       sessionId,
       turnId,
@@ -77,16 +84,13 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
       routes: input.routes,
       signal,
       ...(input.settleUser ? { settleUser: input.settleUser } : {}),
-      body: {
-        messages: requestMessages(input.snapshot, deps.transcript.records(sessionId)),
-        ...(tools.length ? { tools } : {}),
-      },
+      body,
     });
     reply = step.reply.content || reply;
     if (step.kind === "stopped") return { status: "stopped", reply };
     if (step.kind === "error") return { status: "error", error: step.error, reply };
     const calls = step.outcome.toolCalls;
-    if (calls.length === 0) return { status: "ok", reply };
+    if (calls.length === 0) return { status: "ok", reply, request: { route: step.route, body } };
     for (const call of calls) {
       if (signal.aborted) break;
       const run = await runToolCall(deps, call, {

@@ -34,7 +34,9 @@ import { checkImages } from "./image-attachments.js";
 import { ImageDescriber } from "./image-description.js";
 import { TitleGenerator } from "./title-generator.js";
 import { Transcript } from "./transcript.js";
-import { TurnRunner } from "./turn-runner.js";
+import { TurnRunner, turnRoutes } from "./turn-runner.js";
+import type { Route } from "../llm/route.js";
+import type { SideQuestionLeases } from "../plugins/capabilities/side-question-lease.js";
 import {
   toMessageView,
   type BusyInputMode,
@@ -62,6 +64,8 @@ export interface SessionServiceDeps {
   maxIterations?: number;
   /** Forks and the background review per session; created here when not given. */
   backgroundWork?: BackgroundWork;
+  /** Side-question tokens (SPEC §7.3), handed to the turn runner. */
+  leases?: SideQuestionLeases;
 }
 
 /** Times are epoch milliseconds throughout the session API (shapes in rpc/methods/sessions.ts). */
@@ -376,6 +380,20 @@ export class SessionService {
   }
 
   /** A chat still called `New chat` whose first exchange was a command is named after it. */
+  /**
+   * The route the session's next turn would take now (its frozen model on today's endpoint), or
+   * null when the session is gone or no model is set: a side question compares it with the turn's.
+   */
+  currentRoute(sessionId: string): Route | null {
+    const session = this.store().getSession(sessionId);
+    if (!session) return null;
+    try {
+      return turnRoutes(session.snapshot, this.deps.settings.get())[0] ?? null;
+    } catch {
+      return null;
+    }
+  }
+
   private nameAfterCommand(sessionId: string, title: string): void {
     const session = this.store().getSession(sessionId);
     if (!session || session.titleState !== "pending" || session.title !== "New chat") return;

@@ -9,6 +9,7 @@ import type { SettingsStore } from "../config/settings-store.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
 import type { AgentLog } from "../logging/agent-log.js";
+import { routeIdentity, type SideQuestionLeases } from "../plugins/capabilities/side-question-lease.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
@@ -37,6 +38,8 @@ export interface TurnRunnerDeps {
   backgroundWork?: BackgroundWork;
   /** The app's own memory review every `memory.nudge_interval` person turns. */
   review?: BackgroundReview;
+  /** Side-question tokens (SPEC §7.3): expired at each turn start, issued after a person turn. */
+  leases?: SideQuestionLeases;
 }
 
 /** The cancel reason background work gets when a person's next turn starts. */
@@ -71,6 +74,7 @@ export class TurnRunner {
     const sessionId = spec.session.id;
     const { turnId } = spec;
     const { transcript } = this.deps;
+    this.deps.leases?.turnStarted(sessionId);
     // Not awaited: a person never waits for a fork to wind down (its handle settles on its own).
     if (spec.origin === "person") void this.deps.backgroundWork?.cancelAll(sessionId, NEXT_PERSON_TURN);
     transcript.emit("session.turn.started", sessionId, { turnId, origin: spec.origin });
@@ -134,11 +138,23 @@ export class TurnRunner {
     if (result.status === "ok") {
       const memoryReviewDue = this.deps.review?.isDue(sessionId, spec.origin) ?? false;
       if (memoryReviewDue) this.deps.review?.start(sessionId, gatewaySessionKey);
+      const primary = routes[0];
+      const sideQuestionToken =
+        result.request && primary && this.deps.leases
+          ? this.deps.leases.issue({
+              sessionId,
+              turnId,
+              gatewaySessionKey,
+              // Injected turns are unattended: nobody waits on them (SPEC §7.3).
+              attended: spec.origin === "person",
+              request: result.request,
+              turnRoute: routeIdentity(primary),
+            })
+          : null;
       await this.deps.hooks.fire("post_llm_call", {
         sessionId,
         gatewaySessionKey,
-        // Side questions (SPEC §7.3) hand out tokens once that feature exists; until then none.
-        sideQuestionToken: null,
+        sideQuestionToken,
         reviewSignals: { memoryReviewDue },
         reply: result.reply,
       });
