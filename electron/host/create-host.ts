@@ -16,6 +16,8 @@ import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
 import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./providers/providers-service.js";
+import { ConsentService } from "./plugins/capabilities/consent-service.js";
+import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
@@ -79,6 +81,8 @@ export interface Host {
   activity: ActivityMonitor;
   /** The desktop chat (SPEC §9): sessions, turns, busy input, titles. */
   sessions: SessionService;
+  /** Side-question tokens (SPEC §7.3): issued after person turns, spent by sideQuestion/forkSession. */
+  leases: SideQuestionLeases;
   /** Bills a model call to a session's usage ledger; plugin calls use `plugin_llm:<id>`. */
   billUsage(sessionId: string, category: string, usage: Usage): void;
   redact(text: string, options?: { force?: boolean }): string;
@@ -163,6 +167,20 @@ export function createHost(options: HostOptions): Host {
     log,
     clock,
     onChange: () => events.emit("plugins.changed", null, {}),
+    onConsentRequired: (id, pendingCapabilities) =>
+      events.emit("plugin.consent_required", null, { id, pendingCapabilities }),
+  });
+  const consent = new ConsentService({
+    settings,
+    log,
+    clock,
+    declared: (id) => plugins.declaredCapabilities(id),
+    view: (id) => plugins.get(id),
+  });
+  const leases = new SideQuestionLeases({
+    clock,
+    anyHolder: () => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
+    holds: (pluginId, capability) => plugins.holds(pluginId, capability),
   });
   const sessions = new SessionService({
     store: sessionStore,
@@ -175,6 +193,7 @@ export function createHost(options: HostOptions): Host {
     log,
     clock,
     modelInfo,
+    leases,
     auxiliary: new AuxiliaryCaller({
       settings,
       registry: auxiliaryTasks,
@@ -219,7 +238,7 @@ export function createHost(options: HostOptions): Host {
     "providers.models": ({ id }) => providers.models(id),
     "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
-    ...pluginHandlers(plugins, options.openFolder),
+    ...pluginHandlers(plugins, consent, options.openFolder),
     ...sessionHandlers(sessions),
   };
 
@@ -244,6 +263,7 @@ export function createHost(options: HostOptions): Host {
     idleTasks,
     activity,
     sessions,
+    leases,
     billUsage,
     redact: (text, opts) => redactor.redact(text, opts),
     keychain,

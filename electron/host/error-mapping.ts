@@ -5,6 +5,7 @@
  */
 import { ConfigUnreadableError, ConfigValidationError } from "./config/config-errors.js";
 import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./models/model-errors.js";
+import { ConsentInputError } from "./plugins/capabilities/consent.js";
 import { PluginNotFoundError } from "./plugins/plugin-manager.js";
 import { RpcError } from "./rpc/errors.js";
 import { InvalidVaultInputError, KeyNotSavedError, KeychainUnavailableError } from "./secrets/errors.js";
@@ -19,6 +20,7 @@ export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ModelInputError) return new RpcError("invalid_params", err.message, { key: err.key });
   if (err instanceof ProviderNotFoundError) return new RpcError("not_found", err.message);
   if (err instanceof ProviderAnswerError) return new RpcError("provider_error", err.message);
+  if (err instanceof ConsentInputError) return new RpcError("invalid_params", err.message);
   if (err instanceof PluginNotFoundError) return new RpcError("plugin_not_found", err.message);
   if (err instanceof Error && err.name === "SessionStoreError")
     return new RpcError("store_error", err.message);

@@ -96,7 +96,8 @@ export interface Settings {
   plugins: PluginsSettings;
   security: { redact_secrets: boolean };
   display: { busy_input_mode: BusyInputMode; theme: Theme };
-  memory: { note: string };
+  /** `nudge_interval`: a background review every N person turns (0 = off), as in Hermes Agent. */
+  memory: { note: string; nudge_interval: number };
   chat: { system_prompt: string };
 }
 
@@ -122,7 +123,7 @@ export interface SettingsDocument {
   plugins?: { enabled?: string[]; disabled?: string[]; entries?: Record<string, PluginEntryDocument> };
   security?: { redact_secrets?: boolean };
   display?: { busy_input_mode?: BusyInputMode; theme?: Theme };
-  memory?: { note?: string };
+  memory?: { note?: string; nudge_interval?: number };
   chat?: { system_prompt?: string };
   [unknownKey: string]: unknown;
 }
@@ -148,7 +149,7 @@ export function defaultSettings(): Settings {
     plugins: { enabled: [], disabled: [], entries: {} },
     security: { redact_secrets: true },
     display: { busy_input_mode: "queue", theme: "system" },
-    memory: { note: "" },
+    memory: { note: "", nudge_interval: 10 },
     chat: { system_prompt: "" },
   };
 }
@@ -356,7 +357,19 @@ export const settingsSchema = {
         theme: { type: "string", enum: [...THEMES] },
       },
     },
-    memory: { type: "object", additionalProperties: false, properties: { note: { type: "string" } } },
+    memory: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        note: { type: "string" },
+        nudge_interval: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1000,
+          description: "a whole number of person turns from 0 (off) to 1000",
+        },
+      },
+    },
     chat: { type: "object", additionalProperties: false, properties: { system_prompt: { type: "string" } } },
   },
 } as const;

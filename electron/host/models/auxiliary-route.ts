@@ -102,7 +102,9 @@ const pickNonRoute = (from: NonRoute | undefined): NonRoute => ({
 
 /** Whether the slot's plugin may take a route that comes from a built-in slot. */
 const mayUseBuiltinRoute = (settings: Settings, slot: SlotDefinition): boolean =>
-  slot.kind === "plugin" && settings.plugins.entries[slot.pluginId]?.llm?.allow_task_override === true;
+  slot.kind === "plugin" &&
+  (settings.plugins.entries[slot.pluginId]?.llm?.allow_task_override === true ||
+    settings.plugins.entries[slot.pluginId]?.granted_capabilities?.includes("llm.task_override") === true);
 
 interface Resolved {
   source: RouteSource;

@@ -3,6 +3,7 @@
  * Every call is audited (SPEC §6.7), refused ones too; usage is billed to the session the call
  * names as `plugin_llm:<id>`. Keys stay in the engine: nothing here hands one to the plugin.
  */
+import { effectiveLlmPolicy } from "./capabilities.js";
 import { Ajv, type ValidateFunction } from "ajv";
 import type {
   CompleteParams,
@@ -236,7 +237,8 @@ export class PluginLlmService {
       const shaped = shape();
       // One read of config.yaml per call: policies are never cached across edits (SPEC §2).
       const { settings, document } = this.deps.settings.view();
-      const policy = document.plugins?.entries?.[pluginId]?.llm;
+      // The legacy flags, each also opened by its override capability (SPEC §7.1).
+      const policy = effectiveLlmPolicy(document.plugins?.entries?.[pluginId]);
       const decision = checkLlmTrust(pluginId, params, policy, settings, (id, task) =>
         this.deps.slots.owns(id, task),
       );

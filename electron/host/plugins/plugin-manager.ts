@@ -11,6 +11,8 @@ import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
 import type { CommandRegistry } from "./command-registry.js";
 import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
+import type { CapabilityId } from "../../../plugins/sdk/types.js";
+import { isCapabilityGranted } from "./capabilities.js";
 import { discoverPlugins, type DiscoveredPlugin } from "./discovery.js";
 import type { HookRegistry } from "./hook-registry.js";
 import type { IdleTaskScheduler } from "./idle/idle-scheduler.js";
@@ -81,6 +83,11 @@ export interface PluginManagerOptions {
   deadlines?: Partial<CallDeadlines>;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
+  /**
+   * An enabled plugin has capabilities awaiting consent (SPEC §7.2): told when it is enabled,
+   * when an update declares new ones, and at start (the host emits `plugin.consent_required`).
+   */
+  onConsentRequired?: (id: string, pendingCapabilities: string[]) => void;
 }
 
 type ValidPlugin = Extract<DiscoveredPlugin, { kind: "valid" }>;
@@ -129,6 +136,18 @@ export class PluginManager {
       .map(({ name, description, argsHint, pluginId }) => ({ name, description, argsHint, pluginId }));
   }
 
+  /** Whether the plugin is loaded and holds the capability now (grants read at each use). */
+  holds(id: string, capability: CapabilityId): boolean {
+    const record = this.records.get(id);
+    if (!record || record.status !== "loaded" || record.found.kind !== "valid") return false;
+    return isCapabilityGranted(capability, record.found.manifest.capabilities, this.entry(id));
+  }
+
+  /** Whether any loaded plugin holds one of the capabilities (SPEC §7.3: is a token worth issuing). */
+  anyHolds(capabilities: readonly CapabilityId[]): boolean {
+    return [...this.records.keys()].some((id) => capabilities.some((c) => this.holds(id, c)));
+  }
+
   /** The plugin host's pid while it runs. */
   pluginHostPid(): Promise<number | undefined> {
     return this.options.runtime.pid();
@@ -155,7 +174,14 @@ export class PluginManager {
     }
     // Re-enabling a failed plugin is the way to retry it.
     await this.enqueue(record, () => this.settle(record, { retry: enabled }));
+    if (enabled) this.askConsent([id]);
     return this.view(record);
+  }
+
+  /** The capabilities the plugin's manifest declares now (unknown ids already dropped). */
+  declaredCapabilities(id: string): string[] {
+    const { found } = this.require(id);
+    return found.kind === "valid" ? [...found.manifest.capabilities] : [];
   }
 
   /** `plugins.restart`: a fresh worker, crash history cleared (the way out of `stopped`). */
@@ -183,9 +209,12 @@ export class PluginManager {
       this.options.log.write("WARN", "plugin_warning", { plugin: warning.id, warning: warning.w });
     }
     const work: Promise<void>[] = [];
+    // New and updated plugins: their consent is asked once they settled.
+    const fresh = [...found.keys()].filter((id) => !this.records.has(id));
     for (const [id, record] of this.records) {
       const next = found.get(id);
       if (next && JSON.stringify(next) === JSON.stringify(record.found)) continue;
+      if (next) fresh.push(id);
       work.push(
         this.enqueue(record, async () => {
           this.unload(record, "disabled");
@@ -208,6 +237,7 @@ export class PluginManager {
     }
     this.records = new Map([...this.records].sort(([a], [b]) => a.localeCompare(b)));
     await this.reconcile();
+    this.askConsent(fresh);
     return this.list();
   }
 
@@ -388,6 +418,21 @@ export class PluginManager {
     }
     if (wasLoaded) this.options.log.write("INFO", "plugin_unloaded", { plugin: id });
     this.changed();
+  }
+
+  /** Asks for consent on each enabled plugin of `ids` with pending capabilities. */
+  private askConsent(ids: readonly string[]): void {
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (!record || !this.wanted(id)) continue;
+      const pending = this.view(record).pendingCapabilities;
+      if (pending.length === 0) continue;
+      try {
+        this.options.onConsentRequired?.(id, pending);
+      } catch {
+        // Like `changed`: a listener's failure must not break enabling.
+      }
+    }
   }
 
   private changed(): void {

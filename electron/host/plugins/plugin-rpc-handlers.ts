@@ -1,6 +1,7 @@
 /** The `plugins.*` RPC handlers (SPEC §11) over the PluginManager. */
 import { mkdirSync } from "node:fs";
 import type { Handler } from "../rpc/router.js";
+import type { ConsentService } from "./capabilities/consent-service.js";
 import type { PluginManager } from "./plugin-manager.js";
 
 type PluginMethod =
@@ -9,16 +10,27 @@ type PluginMethod =
   | "plugins.restart"
   | "plugins.rescan"
   | "plugins.commands"
-  | "plugins.openFolder";
+  | "plugins.openFolder"
+  | "plugins.consent"
+  | "plugins.revoke";
 
 /** Opens a folder in the OS file manager; the desktop shell passes Electron's `shell.openPath`. */
 export type OpenFolder = (path: string) => Promise<boolean>;
 
 export function pluginHandlers(
   manager: PluginManager,
+  consent: ConsentService,
   openFolder?: OpenFolder,
 ): { [M in PluginMethod]: Handler<M> } {
   return {
+    "plugins.consent": async ({ id, grant }) => {
+      await manager.ready();
+      return { plugin: consent.consent(id, grant) };
+    },
+    "plugins.revoke": async ({ id, capability }) => {
+      await manager.ready();
+      return { plugin: consent.revoke(id, capability) };
+    },
     "plugins.list": async () => {
       await manager.ready();
       return { plugins: manager.list() };

@@ -4,6 +4,7 @@
  */
 import type { MethodSpec } from "./define.js";
 import { hostMethods } from "./methods/host-info.js";
+import { memoryReviewMethods } from "./methods/memory-review.js";
 import { modelMethods } from "./methods/model.js";
 import { pluginMethods } from "./methods/plugins.js";
 import { providerMethods } from "./methods/providers.js";
@@ -17,6 +18,7 @@ export const methodTable = {
   ...modelMethods,
   ...pluginMethods,
   ...sessionMethods,
+  ...memoryReviewMethods,
 } as const;
 
 export type MethodTable = typeof methodTable;

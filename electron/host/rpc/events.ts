@@ -33,6 +33,8 @@ export interface AppEventPayloads {
   "plugins.changed": Empty;
   /** Something `host.info` reports changed (e.g. the keychain turned out to be unavailable). */
   "host.changed": Empty;
+  /** An enabled plugin declares capabilities the user has not answered for (SPEC §7.2). */
+  "plugin.consent_required": { id: string; pendingCapabilities: string[] };
 }
 
 export type EventPayloads = SessionEventPayloads & AppEventPayloads;
@@ -65,6 +67,10 @@ export const eventTable: {
     doc: "A plugin loaded, failed or was switched; re-read `plugins.list`.",
   },
   "host.changed": { scope: "app", doc: "What `host.info` reports changed; re-read it." },
+  "plugin.consent_required": {
+    scope: "app",
+    doc: "An enabled plugin declares capabilities awaiting consent (`{id, pendingCapabilities}`); show its consent screen and answer with `plugins.consent`.",
+  },
 };
 
 export const eventNames = Object.keys(eventTable) as EventName[];

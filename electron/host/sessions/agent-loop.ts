@@ -1,8 +1,9 @@
 /**
- * The agent loop of one turn: ask the model, run the tools it calls, feed the results back, and
- * repeat until it answers without tools, is stopped, fails, or reaches the iteration bound.
- * Steers (SPEC §9.2) enter at each step: just before every request, after the tool results.
+ * The chat's agent loop of one turn, on the shared loop of tool-loop.ts: requests built from the
+ * transcript, replies streamed into it, tool results written to it. Steers (SPEC §9.2) enter at
+ * each step: just before every request, after the tool results.
  */
+import type { ChatBody } from "../llm/chat-request.js";
 import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { Compactor } from "./compaction.js";
@@ -10,6 +11,7 @@ import type { ImageDescriber } from "./image-description.js";
 import { runModelStep, type ModelStepDeps } from "./stream-step.js";
 import { requestMessages } from "./request-builder.js";
 import { runToolCall, toolDefinitions } from "./tool-dispatch.js";
+import { runToolLoop, type LoopDriver } from "./tool-loop.js";
 import type { TurnStatus } from "./turn-types.js";
 import type { SessionSnapshot } from "./types.js";
 
@@ -44,59 +46,62 @@ export interface AgentLoopResult {
   error?: string;
   /** The last assistant text of the turn (what `post_llm_call` reports as `reply`). */
   reply: string;
+  /** The last request that got an answer: the route that answered and the body it was sent. */
+  request?: { route: Route; body: ChatBody };
 }
 
 export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): Promise<AgentLoopResult> {
   const { sessionId, turnId, gatewaySessionKey, signal } = input;
   const maxIterations = deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-  let reply = "";
-  for (let iteration = 0; iteration < maxIterations; iteration++) {
-    input.takeSteers();
-    if (signal.aborted) return { status: "stopped", reply };
-    const tools = toolDefinitions(deps.tools);
-    const route = input.routes[0];
-    if (deps.imageDescriber && route) {
-      await deps.imageDescriber.describePending({ sessionId, gatewaySessionKey, route, signal });
-      if (signal.aborted) return { status: "stopped", reply };
-    }
-    if (deps.compactor && route) {
-      await deps.compactor.maybeCompact({
+  const driver: LoopDriver = {
+    async prepare() {
+      input.takeSteers();
+      if (signal.aborted) return null;
+      const tools = toolDefinitions(deps.tools);
+      const route = input.routes[0];
+      if (deps.imageDescriber && route) {
+        await deps.imageDescriber.describePending({ sessionId, gatewaySessionKey, route, signal });
+        if (signal.aborted) return null;
+      }
+      if (deps.compactor && route) {
+        await deps.compactor.maybeCompact({
+          sessionId,
+          turnId,
+          gatewaySessionKey,
+          snapshot: input.snapshot,
+          route,
+          signal,
+        });
+        if (signal.aborted) return null;
+      }
+      return {
+        messages: requestMessages(input.snapshot, deps.transcript.records(sessionId)),
+        ...(tools.length ? { tools } : {}),
+      };
+    },
+    async request(body) {
+      const step = await runModelStep(deps, {
         sessionId,
         turnId,
         gatewaySessionKey,
-        snapshot: input.snapshot,
-        route,
+        routes: input.routes,
         signal,
+        ...(input.settleUser ? { settleUser: input.settleUser } : {}),
+        body,
       });
-      if (signal.aborted) return { status: "stopped", reply };
-    }
-    const step = await runModelStep(deps, {
-      sessionId,
-      turnId,
-      gatewaySessionKey,
-      routes: input.routes,
-      signal,
-      ...(input.settleUser ? { settleUser: input.settleUser } : {}),
-      body: {
-        messages: requestMessages(input.snapshot, deps.transcript.records(sessionId)),
-        ...(tools.length ? { tools } : {}),
-      },
-    });
-    reply = step.reply.content || reply;
-    if (step.kind === "stopped") return { status: "stopped", reply };
-    if (step.kind === "error") return { status: "error", error: step.error, reply };
-    const calls = step.outcome.toolCalls;
-    if (calls.length === 0) return { status: "ok", reply };
-    for (const call of calls) {
-      if (signal.aborted) break;
-      const run = await runToolCall(deps, call, {
+      const text = step.reply.content;
+      if (step.kind === "ok")
+        return { kind: "ok", text, toolCalls: step.outcome.toolCalls, route: step.route };
+      return step.kind === "error" ? { kind: "error", error: step.error, text } : { kind: "stopped", text };
+    },
+    runTool: (call) =>
+      runToolCall(deps, call, {
         sessionId,
         gatewaySessionKey,
         signal,
         ...(input.turnOrigin ? { turnOrigin: input.turnOrigin } : {}),
-      });
-      // A call cut short by a stop gets no tool message: the request builder drops it.
-      if (run.status === "aborted") break;
+      }),
+    recordTool(call, run) {
       deps.transcript.append({
         sessionId,
         turnId,
@@ -110,9 +115,10 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
           ...(run.explanation ? { explanation: deps.engine.redact(run.explanation) } : {}),
         },
       });
-    }
-    if (signal.aborted) return { status: "stopped", reply };
-  }
+    },
+  };
+  const result = await runToolLoop(driver, { maxIterations, signal });
+  if (result.status !== "iteration_limit") return result;
   const limit =
     `Stopped after ${maxIterations} rounds of tool calls without a final answer. ` +
     "Send a message to let the agent continue, or ask for something smaller.";
@@ -123,5 +129,5 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
     content: limit,
     meta: { notice: "iteration_limit" },
   });
-  return { status: "error", error: limit, reply };
+  return { status: "error", error: limit, reply: result.reply };
 }

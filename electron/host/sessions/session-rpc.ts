@@ -28,6 +28,8 @@ type SessionHandlers = Pick<
   | "session.switchVersion"
   | "session.export"
   | "session.import"
+  | "memory.review.accept"
+  | "memory.review.dismiss"
 >;
 
 export function sessionHandlers(service: SessionService): SessionHandlers {
@@ -58,6 +60,10 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
     "session.import": async ({ content }) => rpc(() => service.files.import(content)),
     "session.setSystemPrompt": async ({ sessionId, prompt }) =>
       rpc(() => service.overrides.setSystemPrompt(sessionId, prompt)),
+    "memory.review.accept": async ({ sessionId, messageId, additions }) =>
+      rpc(() => service.review.accept(sessionId, messageId, additions)),
+    "memory.review.dismiss": async ({ sessionId, messageId }) =>
+      rpc(() => (service.review.dismiss(sessionId, messageId), {})),
   };
 }
 

@@ -16,6 +16,8 @@ import type { CommandRegistry } from "../plugins/command-registry.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
+import { BackgroundReview } from "./background-review.js";
+import { BackgroundWork } from "./background-work.js";
 import { BusyInput } from "./busy-input.js";
 import { commandTitle, runChatCommand } from "./chat-command.js";
 import { ChatFiles } from "./chat-files.js";
@@ -32,7 +34,9 @@ import { checkImages } from "./image-attachments.js";
 import { ImageDescriber } from "./image-description.js";
 import { TitleGenerator } from "./title-generator.js";
 import { Transcript } from "./transcript.js";
-import { TurnRunner } from "./turn-runner.js";
+import { TurnRunner, turnRoutes } from "./turn-runner.js";
+import type { Route } from "../llm/route.js";
+import type { SideQuestionLeases } from "../plugins/capabilities/side-question-lease.js";
 import {
   toMessageView,
   type BusyInputMode,
@@ -58,6 +62,10 @@ export interface SessionServiceDeps {
   /** What providers' model lists said about context windows and vision. */
   modelInfo?: ModelInfoCache;
   maxIterations?: number;
+  /** Forks and the background review per session; created here when not given. */
+  backgroundWork?: BackgroundWork;
+  /** Side-question tokens (SPEC §7.3), handed to the turn runner. */
+  leases?: SideQuestionLeases;
 }
 
 /** Times are epoch milliseconds throughout the session API (shapes in rpc/methods/sessions.ts). */
@@ -74,6 +82,10 @@ export class SessionService {
   readonly edits: MessageEdits;
   /** Export and import of chats. */
   readonly files: ChatFiles;
+  /** Each session's forks and background review (SPEC §7.4, §9.3). */
+  readonly backgroundWork: BackgroundWork;
+  /** The app's own memory review and its proposals (accept, dismiss). */
+  readonly review: BackgroundReview;
   private readonly background = new Set<Promise<unknown>>();
   private readonly store: () => SessionStore;
   /**
@@ -86,15 +98,23 @@ export class SessionService {
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.store = () => deps.store.get();
+    this.backgroundWork = deps.backgroundWork ?? new BackgroundWork(deps.clock);
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
     const compactor = new Compactor({ ...deps, transcript: this.transcript });
     const imageDescriber = new ImageDescriber({ ...deps, transcript: this.transcript });
+    this.review = new BackgroundReview({
+      ...deps,
+      transcript: this.transcript,
+      backgroundWork: this.backgroundWork,
+    });
     const runner = new TurnRunner({
       ...deps,
       transcript: this.transcript,
       store: this.store,
       compactor,
       imageDescriber,
+      backgroundWork: this.backgroundWork,
+      review: this.review,
     });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
     this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {
@@ -263,6 +283,7 @@ export class SessionService {
 
   async delete(sessionId: string, gatewaySessionKey: string): Promise<void> {
     await this.busy.forget(sessionId);
+    await this.backgroundWork.cancelAll(sessionId, "session_deleted");
     this.owners.delete(sessionId);
     this.turnSessions.delete(sessionId);
     this.transcript.forget(sessionId);
@@ -352,11 +373,27 @@ export class SessionService {
 
   async close(): Promise<void> {
     await this.busy.close();
+    const sessions = new Set(this.backgroundWork.list().map((job) => job.sessionId));
+    await Promise.all([...sessions].map((id) => this.backgroundWork.cancelAll(id, "host_shutdown")));
     await this.settled();
     this.deps.store.close();
   }
 
   /** A chat still called `New chat` whose first exchange was a command is named after it. */
+  /**
+   * The route the session's next turn would take now (its frozen model on today's endpoint), or
+   * null when the session is gone or no model is set: a side question compares it with the turn's.
+   */
+  currentRoute(sessionId: string): Route | null {
+    const session = this.store().getSession(sessionId);
+    if (!session) return null;
+    try {
+      return turnRoutes(session.snapshot, this.deps.settings.get())[0] ?? null;
+    } catch {
+      return null;
+    }
+  }
+
   private nameAfterCommand(sessionId: string, title: string): void {
     const session = this.store().getSession(sessionId);
     if (!session || session.titleState !== "pending" || session.title !== "New chat") return;

@@ -41,7 +41,8 @@ export interface ModelStepInput {
 }
 
 export type ModelStepResult =
-  | { kind: "ok"; outcome: ChatOutcome; reply: MessageRecord }
+  /** `route` answered (the main one or a fallback): with the body, what the turn sent. */
+  | { kind: "ok"; outcome: ChatOutcome; reply: MessageRecord; route: Route }
   | { kind: "stopped"; reply: MessageRecord }
   | { kind: "error"; error: string; reply: MessageRecord };
 
@@ -131,7 +132,7 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
       status,
       meta: { model: outcome.model, ...(toolCalls.length && !outcome.stopped ? { toolCalls } : {}) },
     });
-    return outcome.stopped ? { kind: "stopped", reply: saved } : { kind: "ok", outcome, reply: saved };
+    return outcome.stopped ? { kind: "stopped", reply: saved } : { kind: "ok", outcome, reply: saved, route };
   } catch (error) {
     (writer as DeltaWriter | null)?.finish();
     const message = error instanceof Error ? error.message : String(error);

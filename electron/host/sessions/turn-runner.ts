@@ -9,9 +9,12 @@ import type { SettingsStore } from "../config/settings-store.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import { fallbackRoutes, mainRoute, routeFor, type Route } from "../llm/route.js";
 import type { AgentLog } from "../logging/agent-log.js";
+import { routeIdentity, type SideQuestionLeases } from "../plugins/capabilities/side-question-lease.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
+import type { BackgroundReview } from "./background-review.js";
+import type { BackgroundWork } from "./background-work.js";
 import type { SessionStore } from "./session-store.js";
 import type { Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
@@ -31,7 +34,16 @@ export interface TurnRunnerDeps {
   compactor?: Compactor;
   imageDescriber?: ImageDescriber;
   maxIterations?: number;
+  /** The session's forks and background review; a person's turn cancels them (SPEC §7.4). */
+  backgroundWork?: BackgroundWork;
+  /** The app's own memory review every `memory.nudge_interval` person turns. */
+  review?: BackgroundReview;
+  /** Side-question tokens (SPEC §7.3): expired at each turn start, issued after a person turn. */
+  leases?: SideQuestionLeases;
 }
+
+/** The cancel reason background work gets when a person's next turn starts. */
+export const NEXT_PERSON_TURN = "next_person_turn";
 
 export interface TurnSpec {
   /** The session as read when the message arrived; its snapshot never changes. */
@@ -62,6 +74,9 @@ export class TurnRunner {
     const sessionId = spec.session.id;
     const { turnId } = spec;
     const { transcript } = this.deps;
+    this.deps.leases?.turnStarted(sessionId);
+    // Not awaited: a person never waits for a fork to wind down (its handle settles on its own).
+    if (spec.origin === "person") void this.deps.backgroundWork?.cancelAll(sessionId, NEXT_PERSON_TURN);
     transcript.emit("session.turn.started", sessionId, { turnId, origin: spec.origin });
     const settleUser = this.settlerFor(spec.unsettledUserMessageId);
     let result: AgentLoopResult;
@@ -121,12 +136,26 @@ export class TurnRunner {
       settleUser,
     });
     if (result.status === "ok") {
+      const memoryReviewDue = this.deps.review?.isDue(sessionId, spec.origin) ?? false;
+      if (memoryReviewDue) this.deps.review?.start(sessionId, gatewaySessionKey);
+      const primary = routes[0];
+      const sideQuestionToken =
+        result.request && primary && this.deps.leases
+          ? this.deps.leases.issue({
+              sessionId,
+              turnId,
+              gatewaySessionKey,
+              // Injected turns are unattended: nobody waits on them (SPEC §7.3).
+              attended: spec.origin === "person",
+              request: result.request,
+              turnRoute: routeIdentity(primary),
+            })
+          : null;
       await this.deps.hooks.fire("post_llm_call", {
         sessionId,
         gatewaySessionKey,
-        // Side questions (SPEC §7.3) hand out tokens once that feature exists; until then none.
-        sideQuestionToken: null,
-        reviewSignals: {},
+        sideQuestionToken,
+        reviewSignals: { memoryReviewDue },
         reply: result.reply,
       });
     }

@@ -9,6 +9,7 @@ import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
 import { useNavigation } from "../stores/stores-context.js";
 import { CopyButton } from "./copy-button.js";
 import { Markdown } from "./markdown.js";
+import { isMemoryProposal, MemoryProposal } from "./memory-proposal.js";
 import { ReplyMarks } from "./message-marks.js";
 import { ToolCall, type ToolCallView } from "./tool-call.js";
 
@@ -36,6 +37,7 @@ export const MessageRow = memo(function MessageRow({
 }: MessageRowProps) {
   if (message.role === "tool" || message.role === "system") return null;
   if (isCompactionMarker(message)) return <CompactionMarker message={message} />;
+  if (isMemoryProposal(message)) return <MemoryProposal message={message} />;
   if (message.role === "notice") {
     return (
       <p className="message-notice" data-message-id={message.id}>

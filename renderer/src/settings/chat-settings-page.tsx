@@ -7,6 +7,7 @@ import type { ChatSettings } from "../stores/chat-settings-store.js";
 import type { BusyInputMode } from "../stores/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
+import { MemoryReviewSetting } from "./memory-review-setting.js";
 import { SettingsPageHeader } from "./settings-page-header.js";
 
 const choices: ReadonlyArray<{ mode: BusyInputMode; label: string; explanation: string }> = [
@@ -110,6 +111,22 @@ export function ChatSettingsPage() {
           onRetry={load}
         >
           {renderChoices}
+        </LoadableView>
+      </div>
+      <div className="card card-padded">
+        <div className="card-header">
+          <h2 className="card-title">Memory review</h2>
+          <p className="card-description">Proposes additions to your Memory note as you chat.</p>
+        </div>
+        <LoadableView
+          value={settings}
+          loadingText="Loading chat settings…"
+          failureText="Couldn't load chat settings"
+          onRetry={load}
+        >
+          {(data) => (
+            <MemoryReviewSetting key={data.memoryReviewInterval} interval={data.memoryReviewInterval} />
+          )}
         </LoadableView>
       </div>
     </section>

@@ -16,6 +16,8 @@ export interface ChatSettings {
   busyInputMode: BusyInputMode;
   memoryNote: string;
   theme: Theme;
+  /** `memory.nudge_interval`: a background review every N person turns; 0 = off. */
+  memoryReviewInterval: number;
 }
 
 export interface ChatSettingsState {
@@ -35,6 +37,7 @@ const settingKeys: Record<keyof ChatSettings, string> = {
   busyInputMode: "display.busy_input_mode",
   memoryNote: "memory.note",
   theme: "display.theme",
+  memoryReviewInterval: "memory.nudge_interval",
 };
 
 const block = (settings: Record<string, unknown>, name: string): Record<string, unknown> => {
@@ -47,7 +50,9 @@ export function chatSettingsFrom(settings: Record<string, unknown>): ChatSetting
   const mode = block(settings, "display")["busy_input_mode"];
   const note = block(settings, "memory")["note"];
   const theme = block(settings, "display")["theme"];
+  const interval = block(settings, "memory")["nudge_interval"];
   return {
+    memoryReviewInterval: typeof interval === "number" && interval >= 0 ? interval : 10,
     theme: themes.includes(theme as Theme) ? (theme as Theme) : "system",
     busyInputMode: busyInputModes.includes(mode as BusyInputMode) ? (mode as BusyInputMode) : "queue",
     memoryNote: typeof note === "string" ? note : "",

@@ -49,6 +49,8 @@ export interface TurnActionsSlice {
   switchVersion(group: string, version: number): Promise<void>;
   /** The open chat as a file; rejects with the host's error. */
   exportChat(format: "markdown" | "json"): Promise<{ filename: string; mimeType: string; content: string }>;
+  /** Accepts (adds to Memory) or dismisses a background review's proposal; rejects with the host's error. */
+  answerMemoryProposal(messageId: string, accept: boolean): Promise<void>;
   stop(): Promise<void>;
   regenerate(): Promise<void>;
   clearActionError(): void;
@@ -277,6 +279,12 @@ const createTurnActionsSlice =
       const sessionId = get().sessionId;
       if (!sessionId) throw new Error("Send a message first; an empty chat has nothing to export.");
       return client.call("session.export", { sessionId, format });
+    },
+    async answerMemoryProposal(messageId, accept) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      if (accept) await client.call("memory.review.accept", { sessionId, messageId });
+      else await client.call("memory.review.dismiss", { sessionId, messageId });
     },
     async switchVersion(group, version) {
       const sessionId = get().sessionId;

@@ -158,7 +158,7 @@ describe("the agent loop", () => {
     expect(byName("post_llm_call")).toEqual({
       ...scope,
       sideQuestionToken: null,
-      reviewSignals: {},
+      reviewSignals: { memoryReviewDue: false },
       reply: "Done.",
     });
     await rig.ok("session.delete", { sessionId }, "window-9");

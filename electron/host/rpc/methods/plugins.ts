@@ -68,6 +68,23 @@ export const pluginMethods = {
   }),
   "plugins.rescan": method<EmptyParams, { plugins: PluginView[] }>(noParams),
   "plugins.commands": method<EmptyParams, { commands: PluginCommandView[] }>(noParams),
+  /** The consent screen's answer (SPEC §7.2): the granted ids; an empty list declines. */
+  "plugins.consent": method<{ id: string; grant: string[] }, { plugin: PluginView }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "grant"],
+    properties: {
+      id: pluginId,
+      grant: { type: "array", maxItems: 16, items: { type: "string", maxLength: 64 } },
+    },
+  }),
+  /** Takes one grant back; the next call obeys. */
+  "plugins.revoke": method<{ id: string; capability: string }, { plugin: PluginView }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "capability"],
+    properties: { id: pluginId, capability: { type: "string", maxLength: 64 } },
+  }),
   /** Creates `<home>/plugins` when missing; `opened` is false where the platform cannot open it (web mode). */
   "plugins.openFolder": method<EmptyParams, { path: string; opened: boolean }>(noParams),
 };

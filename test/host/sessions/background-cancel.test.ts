@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startSessionRig, type SessionRig } from "./support/session-rig.js";
+
+let rig: SessionRig;
+beforeEach(async () => {
+  rig = await startSessionRig();
+});
+afterEach(async () => rig.dispose());
+
+function registerJob(sessionId: string) {
+  const reasons: string[] = [];
+  let end!: () => void;
+  const settled = new Promise<void>((resolve) => (end = resolve));
+  rig.host.sessions.backgroundWork.register({
+    sessionId,
+    kind: "fork",
+    pluginId: "p",
+    cancel: (reason) => {
+      reasons.push(reason);
+      end();
+    },
+    settled,
+  });
+  return { reasons, end };
+}
+
+describe("background work and turns", () => {
+  it("a person's next turn cancels the session's background work; a plugin's injected turn does not", async () => {
+    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId: other } = await rig.ok("session.create", {});
+    const elsewhere = registerJob(other);
+
+    const first = registerJob(sessionId);
+    expect(rig.host.sessions.inject(sessionId, "from a plugin", "p")).toBe(true);
+    await rig.idle(sessionId);
+    expect(first.reasons).toEqual([]);
+    expect(rig.host.sessions.backgroundWork.isBusy(sessionId)).toBe(true);
+
+    await rig.ok("session.send", { sessionId, text: "Hello" });
+    await rig.idle(sessionId);
+    expect(first.reasons).toEqual(["next_person_turn"]);
+    expect(rig.host.sessions.backgroundWork.isBusy(sessionId)).toBe(false);
+    expect(elsewhere.reasons).toEqual([]);
+    elsewhere.end();
+  });
+
+  it("deleting a session cancels its background work", async () => {
+    const { sessionId } = await rig.ok("session.create", {});
+    const job = registerJob(sessionId);
+    await rig.ok("session.delete", { sessionId });
+    expect(job.reasons).toEqual(["session_deleted"]);
+  });
+});
