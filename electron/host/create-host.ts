@@ -159,6 +159,8 @@ export function createHost(options: HostOptions): Host {
     tools,
     slots: auxiliaryTasks,
     idleTasks,
+    // The chats open below; plugins start (and can inject) only after that.
+    injectMessage: (pluginId, sessionId, text): boolean => sessions.inject(sessionId, text, pluginId),
     llm: pluginLlm,
     budgets,
     runtime: pluginRuntime,
@@ -284,7 +286,10 @@ export function createHost(options: HostOptions): Host {
 /** When a chat last changed, as the store says (so a restart does not count as activity). */
 function lastSessionActivity(store: StoreHandle): number | undefined {
   try {
-    const times = store.get().listSessions({ limit: 50 }).map((s) => s.updatedAt);
+    const times = store
+      .get()
+      .listSessions({ limit: 50 })
+      .map((s) => s.updatedAt);
     return times.length ? Math.max(...times) : undefined;
   } catch {
     return undefined; // no store: idle from now on

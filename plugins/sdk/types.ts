@@ -302,6 +302,14 @@ export interface PluginContext {
    * `name` is 1 to 64 letters, digits, `_` or `-`; registering a name again replaces it.
    */
   registerIdleTask(name: string, fn: IdleTaskFn, options: IdleTaskOptionsInput): void;
+  /**
+   * Starts a turn in a chat with `text` as its message, marked as coming from this plugin (SPEC
+   * §9.3). Resolves true when the chat took it, false when no chat has that id (any more). The
+   * turn first waits up to 120 s for the chat's background work (forks, the memory review), then
+   * cancels what still runs; a person's message ends that wait at once. Rejects with
+   * `PluginInjectError` for an empty text or a sessionId that is not a string.
+   */
+  injectMessage(sessionId: string, text: string): Promise<boolean>;
   hasCapability(id: CapabilityId | string): boolean;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;

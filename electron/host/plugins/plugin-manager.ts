@@ -71,6 +71,8 @@ export interface PluginManagerOptions {
   slots: AuxiliaryTaskRegistry;
   /** Idle tasks (SPEC §9.4): a plugin's leave when it is disabled or stops. */
   idleTasks?: Pick<IdleTaskScheduler, "register" | "removePlugin">;
+  /** A plugin's injected message (SPEC §9.3); false when the chat does not exist. */
+  injectMessage?(pluginId: string, sessionId: string, text: string): boolean;
   llm: PluginLlmService;
   budgets: PluginBudgets;
   runtime: PluginRuntime;

@@ -15,6 +15,7 @@ import type { Transcript } from "./transcript.js";
 import type { TurnRunner } from "./turn-runner.js";
 import { HostShutdownAbort, type BusyInputMode, type SendResult, type TurnOrigin } from "./turn-types.js";
 import type { ImageAttachment } from "./image-attachments.js";
+import { InjectedTurnWait, type BackgroundWaiter } from "./injected-turn-wait.js";
 import type { JsonValue, MessageDisposition, SessionRecord } from "./types.js";
 
 const imagesMeta = (message: IncomingMessage): { images?: JsonValue } =>
@@ -45,6 +46,8 @@ interface Running {
   turnId: string;
   abort: AbortController;
   done: Promise<void>;
+  /** A plugin's injected turn waiting for the session's background work (SPEC §9.3). */
+  injectedWait?: InjectedTurnWait;
 }
 
 interface Lane {
@@ -74,6 +77,8 @@ export class BusyInput {
     private readonly runner: TurnRunner,
     private readonly transcript: Transcript,
     private readonly onFinished: TurnFinished = () => undefined,
+    /** The sessions' background work an injected turn waits for; without it, it waits for nothing. */
+    private readonly background?: BackgroundWaiter,
   ) {}
 
   send(message: IncomingMessage): SendResult {
@@ -91,6 +96,14 @@ export class BusyInput {
       });
       this.start({ ...message, turnId, unsettledUserMessageId: record.id });
       return { turnId, disposition: "started" };
+    }
+    const injectedWait = running.injectedWait?.pending ? running.injectedWait : undefined;
+    // Any message of a person ends an injected turn's wait; another plugin's does not (SPEC §9.3).
+    if (message.origin === "person") injectedWait?.endForPerson();
+    if (injectedWait && message.origin === "person" && message.mode === "interrupt") {
+      // The injected turn has asked nothing yet: the redirect goes into it, as a steer does.
+      this.wait(lane, message, running.turnId, "steer", "redirected");
+      return { turnId: running.turnId, disposition: "redirected" };
     }
     if (message.mode === "steer") {
       this.wait(lane, message, running.turnId, "steer", "steered");
@@ -167,6 +180,12 @@ export class BusyInput {
     const lane = this.lane(sessionId);
     const abort = new AbortController();
     const running: Running = { turnId: turn.turnId, abort, done: Promise.resolve() };
+    if (turn.origin !== "person" && this.background) {
+      const wait = new InjectedTurnWait(this.background, sessionId);
+      // A person's message already waiting behind this turn ends its wait before it begins.
+      if (lane.waiting.some((w) => w.origin === "person")) wait.endForPerson();
+      running.injectedWait = wait;
+    }
     lane.running = running;
     running.done = this.runner
       .run({
@@ -178,6 +197,9 @@ export class BusyInput {
         ...(turn.unsettledUserMessageId ? { unsettledUserMessageId: turn.unsettledUserMessageId } : {}),
         signal: abort.signal,
         takeSteers: () => this.takeSteers(sessionId, turn.turnId),
+        ...(running.injectedWait && {
+          beforeRun: async () => void (await running.injectedWait?.run(abort.signal)),
+        }),
       })
       .then((result) => {
         lane.running = null;

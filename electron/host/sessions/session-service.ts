@@ -117,12 +117,17 @@ export class SessionService {
       review: this.review,
     });
     this.titles = new TitleGenerator({ ...deps, store: this.store, transcript: this.transcript });
-    this.busy = new BusyInput(runner, this.transcript, (sessionId, turn, result) => {
-      this.transcript.emit("sessions.changed", null, {});
-      if (result.status === "ok" && this.store().getSession(sessionId)?.titleState === "pending") {
-        this.track(this.titles.generate(sessionId, turn.gatewaySessionKey));
-      }
-    });
+    this.busy = new BusyInput(
+      runner,
+      this.transcript,
+      (sessionId, turn, result) => {
+        this.transcript.emit("sessions.changed", null, {});
+        if (result.status === "ok" && this.store().getSession(sessionId)?.titleState === "pending") {
+          this.track(this.titles.generate(sessionId, turn.gatewaySessionKey));
+        }
+      },
+      this.backgroundWork,
+    );
     this.overrides = this.createOverrides();
     this.files = new ChatFiles({ store: this.store, transcript: this.transcript, settings: deps.settings });
     this.edits = new MessageEdits({
@@ -250,15 +255,23 @@ export class SessionService {
   }
 
   /**
-   * A plugin's injected message (SPEC §9.3): a turn of its own, queued behind a running one. False
-   * when it cannot be taken (empty text, no such session, the store failing; the log says why).
+   * A plugin's injected message (SPEC §9.3): a turn of its own, queued behind a running one, that
+   * first waits for the session's background work (see BusyInput). False when it cannot be taken
+   * (empty text, no such session, the store failing; the log says why).
    */
   inject(sessionId: string, text: string, pluginId: string): boolean {
     if (!text.trim()) return false;
     const origin: TurnOrigin = `plugin:${pluginId}`;
     try {
       const session = this.store().getSession(sessionId);
-      if (!session) return false;
+      if (!session) {
+        this.deps.log.write("WARN", "inject_refused", {
+          plugin: pluginId,
+          session: sessionId,
+          error: "no chat has this id",
+        });
+        return false;
+      }
       const gatewaySessionKey = this.owners.get(sessionId) ?? origin;
       this.busy.send({ session, text, mode: "queue", origin, gatewaySessionKey });
       return true;

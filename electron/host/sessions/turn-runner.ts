@@ -57,6 +57,11 @@ export interface TurnSpec {
   unsettledUserMessageId?: string;
   signal: AbortSignal;
   takeSteers: () => void;
+  /**
+   * Runs after the turn was announced and before its first request: an injected turn waits here
+   * for the session's background work (SPEC §9.3).
+   */
+  beforeRun?: () => Promise<void>;
 }
 
 /** The session's frozen main model, on the provider endpoint as configured now, then the fallbacks. */
@@ -81,6 +86,7 @@ export class TurnRunner {
     const settleUser = this.settlerFor(spec.unsettledUserMessageId);
     let result: AgentLoopResult;
     try {
+      await spec.beforeRun?.();
       result = await this.runLoop(spec, settleUser);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

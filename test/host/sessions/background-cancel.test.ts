@@ -25,17 +25,22 @@ function registerJob(sessionId: string) {
 }
 
 describe("background work and turns", () => {
-  it("a person's next turn cancels the session's background work; a plugin's injected turn does not", async () => {
+  it("a person's next turn cancels the session's background work; a plugin's injected turn waits first", async () => {
     const { sessionId } = await rig.ok("session.create", {});
     const { sessionId: other } = await rig.ok("session.create", {});
     const elsewhere = registerJob(other);
 
-    const first = registerJob(sessionId);
+    const waited = registerJob(sessionId);
     expect(rig.host.sessions.inject(sessionId, "from a plugin", "p")).toBe(true);
-    await rig.idle(sessionId);
-    expect(first.reasons).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(waited.reasons).toEqual([]);
     expect(rig.host.sessions.backgroundWork.isBusy(sessionId)).toBe(true);
+    // Up to 120 s, then what still runs is cancelled (SPEC §9.3; injected-turns.test.ts has the rest).
+    rig.clock.advance(120_000);
+    await rig.idle(sessionId);
+    expect(waited.reasons).toEqual(["injected_turn_waited"]);
 
+    const first = registerJob(sessionId);
     await rig.ok("session.send", { sessionId, text: "Hello" });
     await rig.idle(sessionId);
     expect(first.reasons).toEqual(["next_person_turn"]);

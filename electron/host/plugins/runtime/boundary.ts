@@ -50,6 +50,8 @@ export interface CtxCalls {
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
   /** SPEC §9.4: `fn` stays in the worker as `handlerId`; the host schedules it. */
   registerIdleTask: Call<{ name: string; handlerId: string; options: IdleTaskOptionsInput }, null>;
+  /** SPEC §9.3: true when the chat took the message (it then waits for its background work). */
+  injectMessage: Call<{ sessionId: string; text: string }, boolean>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }

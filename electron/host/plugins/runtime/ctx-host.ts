@@ -13,6 +13,7 @@ import type { HookRegistry } from "../hook-registry.js";
 import { isHookName } from "../hook-types.js";
 import type { IdleTaskScheduler } from "../idle/idle-scheduler.js";
 import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-options.js";
+import { injectMessageProblem, PluginInjectError } from "../inject-message.js";
 import type { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import type { CtxCalls } from "./boundary.js";
@@ -57,6 +58,8 @@ export interface CtxHostDeps {
   log: AgentLog;
   /** Where idle tasks go (SPEC §9.4); absent in rigs that do not schedule them. */
   idleTasks?: Pick<IdleTaskScheduler, "register">;
+  /** Starts a turn from this plugin in a chat (SPEC §9.3); false when the chat does not exist. */
+  injectMessage?(sessionId: string, text: string): boolean;
   /** The plugin's live worker session. */
   session(): WorkerSession;
   deadlines?: Partial<CallDeadlines>;
@@ -174,6 +177,13 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
       deps.assertActive();
       deps.slots.register(pluginId, key, spec);
       return null;
+    },
+    injectMessage: ({ sessionId, text }) => {
+      deps.assertActive();
+      const problem = injectMessageProblem(sessionId, text);
+      if (problem !== null) throw new PluginInjectError(problem);
+      if (!deps.injectMessage) throw new PluginInjectError("This host has no chats to inject into.");
+      return deps.injectMessage(sessionId, text);
     },
     registerIdleTask: ({ name, handlerId, options }) => {
       deps.assertActive();

@@ -25,6 +25,7 @@ import { taskKeyProblem } from "../../models/auxiliary-tasks.js";
 import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-options.js";
 import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
+import { injectMessageProblem, PluginInjectError } from "../inject-message.js";
 import { assertJson } from "../plugin-state.js";
 import type { CtxCalls, Mirror, PluginCalls, WorkerInit } from "./boundary.js";
 import type { Endpoint } from "./endpoint.js";
@@ -145,7 +146,9 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     if (!parsed.ok) throw new PluginRegistrationError(parsed.problem);
     const guarded = async (context: unknown): Promise<null> => {
       if (idleRunning.has(name)) {
-        throw new Error(`The idle task "${name}" is still running from an earlier start (past its deadline).`);
+        throw new Error(
+          `The idle task "${name}" is still running from an earlier start (past its deadline).`,
+        );
       }
       idleRunning.add(name);
       try {
@@ -205,6 +208,11 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerTool,
     registerAuxiliaryTask,
     registerIdleTask,
+    injectMessage: (sessionId: string, text: string): Promise<boolean> => {
+      const problem = injectMessageProblem(sessionId, text);
+      if (problem !== null) return Promise.reject(new PluginInjectError(problem));
+      return endpoint.call("injectMessage", { sessionId, text });
+    },
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
     redact: (text: string, options?: { force?: boolean }) =>
       redactor.redact(String(text), { force: options?.force === true }),

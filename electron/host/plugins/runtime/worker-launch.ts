@@ -32,6 +32,8 @@ export interface WorkerServices {
   slots: AuxiliaryTaskRegistry;
   /** Idle tasks (SPEC §9.4); absent in rigs that do not schedule them. */
   idleTasks?: Pick<IdleTaskScheduler, "register" | "removePlugin">;
+  /** A plugin's injected message (SPEC §9.3); false when the chat does not exist. */
+  injectMessage?(pluginId: string, sessionId: string, text: string): boolean;
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
@@ -79,6 +81,9 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       tools: o.tools,
       slots: o.slots,
       ...(o.idleTasks && { idleTasks: o.idleTasks }),
+      ...(o.injectMessage && {
+        injectMessage: (sessionId: string, text: string) => o.injectMessage!(pluginId, sessionId, text),
+      }),
       log: o.log,
       session: request.session,
       ...(o.deadlines && { deadlines: o.deadlines }),
