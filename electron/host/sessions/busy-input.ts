@@ -59,6 +59,8 @@ interface TurnStart {
   session: SessionRecord;
   turnId: string;
   text: string;
+  /** The message that starts the turn, when it is in the transcript (an injected turn marks it while it waits). */
+  messageId?: string;
   origin: TurnOrigin;
   gatewaySessionKey: string;
   unsettledUserMessageId?: string;
@@ -94,7 +96,7 @@ export class BusyInput {
         content: message.text,
         meta: { disposition: "started", origin: message.origin, ...imagesMeta(message) },
       });
-      this.start({ ...message, turnId, unsettledUserMessageId: record.id });
+      this.start({ ...message, turnId, unsettledUserMessageId: record.id, messageId: record.id });
       return { turnId, disposition: "started" };
     }
     const injectedWait = running.injectedWait?.pending ? running.injectedWait : undefined;
@@ -181,7 +183,9 @@ export class BusyInput {
     const abort = new AbortController();
     const running: Running = { turnId: turn.turnId, abort, done: Promise.resolve() };
     if (turn.origin !== "person" && this.background) {
-      const wait = new InjectedTurnWait(this.background, sessionId);
+      const wait = new InjectedTurnWait(this.background, sessionId, (waiting) =>
+        this.markWaiting(turn.messageId, waiting),
+      );
       // A person's message already waiting behind this turn ends its wait before it begins.
       if (lane.waiting.some((w) => w.origin === "person")) wait.endForPerson();
       running.injectedWait = wait;
@@ -241,6 +245,16 @@ export class BusyInput {
     }
     if (entered.length === 0) return this.next(sessionId);
     this.start({ ...first, turnId, text: entered.map((w) => w.text).join("\n\n") });
+  }
+
+  /** `waitingForBackground` on an injected turn's message while it waits (the transcript says so). */
+  private markWaiting(messageId: string | undefined, waiting: boolean): void {
+    if (messageId === undefined) return;
+    try {
+      this.transcript.update(messageId, { meta: { waitingForBackground: waiting ? true : null } });
+    } catch {
+      // The message is gone (chat deleted) or the store fails: the wait goes on regardless.
+    }
   }
 
   private takeSteers(sessionId: string, turnId: string): void {

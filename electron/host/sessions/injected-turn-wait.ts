@@ -12,7 +12,7 @@ export const INJECTED_TURN_WAIT_MS = 120_000;
 /** The cancel reason background work gets when an injected turn waited its 120 s. */
 export const INJECTED_TURN_WAITED = "injected_turn_waited";
 
-export type BackgroundWaiter = Pick<BackgroundWork, "waitIdle" | "cancelAll">;
+export type BackgroundWaiter = Pick<BackgroundWork, "waitIdle" | "cancelAll" | "isBusy">;
 
 export class InjectedTurnWait {
   private readonly end = new AbortController();
@@ -21,6 +21,8 @@ export class InjectedTurnWait {
   constructor(
     private readonly work: BackgroundWaiter,
     private readonly sessionId: string,
+    /** Told when the turn starts and stops waiting for work (the transcript marks its message). */
+    private readonly onWaiting: (waiting: boolean) => void = () => undefined,
   ) {}
 
   /** Whether the turn has not got past its wait yet (a redirect then joins it instead of stopping it). */
@@ -39,8 +41,13 @@ export class InjectedTurnWait {
   /** Waits as the rule says; `stop` is the turn's own abort (a person's Stop). */
   async run(stop: AbortSignal): Promise<WaitIdleOutcome> {
     if (this.over) return "aborted";
+    if (!this.work.isBusy(this.sessionId)) {
+      this.over = true;
+      return "idle";
+    }
     const onStop = () => this.end.abort();
     stop.addEventListener("abort", onStop, { once: true });
+    this.onWaiting(true);
     try {
       const outcome = await this.work.waitIdle(this.sessionId, INJECTED_TURN_WAIT_MS, this.end.signal);
       if (outcome === "timeout" && !this.over) void this.work.cancelAll(this.sessionId, INJECTED_TURN_WAITED);
@@ -48,6 +55,7 @@ export class InjectedTurnWait {
     } finally {
       this.over = true;
       stop.removeEventListener("abort", onStop);
+      this.onWaiting(false);
     }
   }
 }

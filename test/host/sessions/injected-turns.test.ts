@@ -64,6 +64,10 @@ describe("the wait before an injected turn", () => {
     const job = backgroundJob(sessionId);
     await injectWaiting(sessionId);
     expect((await rig.ok("session.get", { sessionId })).status).toBe("running");
+    // The transcript says why nothing happens yet.
+    const waiting = async () =>
+      (await rig.ok("session.messages", { sessionId })).messages[0].meta.waitingForBackground ?? null;
+    expect(await waiting()).toBe(true);
     rig.clock.advance(INJECTED_TURN_WAIT_MS - 1);
     await settle();
     expect(streamed()).toHaveLength(0);
@@ -71,6 +75,7 @@ describe("the wait before an injected turn", () => {
     await rig.idle(sessionId);
     expect(streamed()).toHaveLength(1);
     expect(job.reasons).toEqual([]);
+    expect(await waiting()).toBeNull();
   });
 
   it("after 120 s it cancels what still runs, then runs", async () => {
