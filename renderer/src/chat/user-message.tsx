@@ -2,8 +2,10 @@
  * A message the person sent: its text, what busy input did with it, Copy and Edit message. An
  * edited message shows which version it is (‹ 1 / 2 ›) and moves between versions; editing
  * opens the text in place, and Resend sends it as a new version (the turns after it are replaced).
+ * A message a plugin injected (SPEC §9.3) is named as from that plugin and cannot be edited; while
+ * its turn waits for the chat's background work, it says so.
  */
-import { ChevronLeft, ChevronRight, Pencil } from "lucide-react";
+import { ChevronLeft, ChevronRight, Hourglass, Pencil, Puzzle } from "lucide-react";
 import { memo, useState, type KeyboardEvent } from "react";
 import type { ChatMessage } from "../stores/chat-model.js";
 import type { VersionInfo } from "../stores/transcript-store.js";
@@ -35,14 +37,23 @@ export const UserMessage = memo(function UserMessage({
   versions,
   onSwitchVersion,
 }: UserMessageProps) {
+  const plugin = fromPlugin(message);
   return (
     <article
       className="message message-user"
-      aria-label="Your message"
+      aria-label={plugin ? `Message from ${plugin}` : "Your message"}
       data-message-id={message.id}
       data-role="user"
+      data-origin={plugin ? `plugin:${plugin}` : undefined}
       data-focused={focused || undefined}
     >
+      {plugin ? (
+        <p className="message-author message-from-plugin">
+          <Puzzle size={12} aria-hidden="true" />
+          <span>from {plugin}</span>
+          <span className="message-author-note">plugin</span>
+        </p>
+      ) : null}
       {editing ? (
         <Editor
           initial={message.content}
@@ -58,13 +69,19 @@ export const UserMessage = memo(function UserMessage({
         </>
       )}
       <UserMarks message={message} />
+      {message.meta?.waitingForBackground === true ? (
+        <p className="message-mark mark-waiting" role="status">
+          <Hourglass size={12} aria-hidden="true" />
+          Waiting for background work to finish (up to 2 minutes) — a message from you goes ahead at once
+        </p>
+      ) : null}
       {!editing ? (
         <div className="message-actions message-actions-user">
           {versions && versions.total > 1 ? (
             <VersionNav versions={versions} onSwitch={onSwitchVersion} />
           ) : null}
           <CopyButton text={message.content} />
-          {canEdit ? (
+          {canEdit && !plugin ? (
             <button
               type="button"
               className="icon-button"
@@ -80,6 +97,12 @@ export const UserMessage = memo(function UserMessage({
     </article>
   );
 });
+
+/** The plugin that sent this message (SPEC §9.3: an injected turn), or null for the person's own. */
+function fromPlugin(message: ChatMessage): string | null {
+  const origin = message.meta?.origin;
+  return typeof origin === "string" && origin.startsWith("plugin:") ? origin.slice("plugin:".length) : null;
+}
 
 function VersionNav({
   versions,
