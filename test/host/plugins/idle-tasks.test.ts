@@ -5,8 +5,10 @@
  * their plugin, and every bad argument refused with a message that says what to fix.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ActivityMonitor } from "../../../electron/host/activity-monitor.js";
 import { ManualClock } from "../../../electron/host/clock.js";
@@ -388,6 +390,29 @@ describe("stopping, disabling, restarts and crashes", () => {
     await s.scheduler.settled();
     expect(s.status().shared!.last_status).toBe("ok");
     expect(fs.existsSync(file)).toBe(false); // released after the run
+  });
+
+  it("a claim held by another app process is respected until that process is killed, then taken over", async () => {
+    const dir = path.join(rig.home, "claims-cross-process");
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "support", "idle-claim-child.ts"), dir, "p", "t"],
+      { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = once(child, "exit");
+    const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+    expect(line).toBe("CLAIMED");
+    const clock = new ManualClock();
+    const claims = new IdleClaims(dir, () => clock.now());
+    expect(claims.tryClaim("p", "t")).toBeNull();
+    expect(claims.holder("p", "t")).toMatchObject({ pid: child.pid });
+    child.kill("SIGKILL");
+    await exited;
+    const claim = claims.tryClaim("p", "t");
+    expect(claim).not.toBeNull();
+    expect(claims.holder("p", "t")).toMatchObject({ pid: process.pid, instance: claims.instance });
+    claim!.release();
+    expect(claims.holder("p", "t")).toBeNull();
   });
 
   it("a claim a previous host in this same process left (a crash mid-run) is taken over", () => {
