@@ -61,7 +61,8 @@ const pluginState = (): any => {
 
 describe("ctx.injectMessage", () => {
   it("starts a turn marked as the plugin's: no turnOrigin for its tools, no side-question token", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    // Titled, so no title request takes the replies scripted below.
+    const { sessionId } = await rig.ok("session.create", { title: "Injected" });
     await rig.ok("session.send", { sessionId, text: "A person's turn" });
     await rig.idle(sessionId);
     await waitFor(() => pluginState().tokens?.length === 1, 5000, "the person turn's post_llm_call");

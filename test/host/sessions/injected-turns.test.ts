@@ -49,7 +49,7 @@ async function injectWaiting(sessionId: string, text = "Summary from the plugin"
 
 describe("the wait before an injected turn", () => {
   it("with no background work the injected turn runs at once, marked as the plugin's", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     await injectWaiting(sessionId, "Hello from notes");
     await rig.idle(sessionId);
     expect(streamed()).toHaveLength(1);
@@ -60,7 +60,7 @@ describe("the wait before an injected turn", () => {
   });
 
   it("waits for running background work and runs as soon as it finished, cancelling nothing", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     const job = backgroundJob(sessionId);
     await injectWaiting(sessionId);
     expect((await rig.ok("session.get", { sessionId })).status).toBe("running");
@@ -79,7 +79,7 @@ describe("the wait before an injected turn", () => {
   });
 
   it("after 120 s it cancels what still runs, then runs", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     const job = backgroundJob(sessionId);
     await injectWaiting(sessionId);
     rig.clock.advance(INJECTED_TURN_WAIT_MS - 1);
@@ -95,7 +95,7 @@ describe("the wait before an injected turn", () => {
   });
 
   it("Stop during the wait ends the injected turn without a request; the background work goes on", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     const job = backgroundJob(sessionId);
     await injectWaiting(sessionId);
     await rig.ok("session.stop", { sessionId });
@@ -109,7 +109,7 @@ describe("the wait before an injected turn", () => {
 
 describe("a person's message ends the wait at once", () => {
   it("queued: the work is cancelled as for a person's turn; the injected turn runs first, then the person's messages in arrival order", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     const job = backgroundJob(sessionId);
     const injected = await injectWaiting(sessionId);
     const a = await rig.ok("session.send", { sessionId, text: "Person A", mode: "queue" });
@@ -130,7 +130,7 @@ describe("a person's message ends the wait at once", () => {
   });
 
   it("steer: the steer goes into the injected turn, at its first request", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     const job = backgroundJob(sessionId);
     const injected = await injectWaiting(sessionId);
     const steer = await rig.ok("session.send", { sessionId, text: "Keep it short", mode: "steer" });
@@ -143,7 +143,7 @@ describe("a person's message ends the wait at once", () => {
   });
 
   it("interrupt: the redirect goes into the injected turn instead of stopping it", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     const job = backgroundJob(sessionId);
     const injected = await injectWaiting(sessionId);
     const redirect = await rig.ok("session.send", { sessionId, text: "Focus on dates", mode: "interrupt" });
@@ -162,7 +162,7 @@ describe("a person's message ends the wait at once", () => {
   });
 
   it("a person's message already waiting behind the injected turn ends its wait before it begins", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     rig.main.fault({ kind: "stall", afterChunks: 2 });
     const first = await rig.ok("session.send", { sessionId, text: "First" });
     await rig.waitForEvent("session.delta", (p) => p.turnId === first.turnId);
@@ -178,7 +178,7 @@ describe("a person's message ends the wait at once", () => {
   });
 
   it("with a busy turn already past its wait, a person's message follows the usual busy-input rules", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     rig.main.fault({ kind: "stall", afterChunks: 2 });
     const injected = await injectWaiting(sessionId);
     await rig.waitForEvent("session.delta", (p) => p.turnId === injected);
@@ -192,7 +192,7 @@ describe("a person's message ends the wait at once", () => {
 
 describe("another plugin's message", () => {
   it("does not end the wait: it queues behind, and runs after the first injected turn", async () => {
-    const { sessionId } = await rig.ok("session.create", {});
+    const { sessionId } = await rig.ok("session.create", { title: "Chat" });
     const job = backgroundJob(sessionId);
     await injectWaiting(sessionId, "From notes", "notes");
     expect(rig.host.sessions.inject(sessionId, "From digest", "digest")).toBe(true);
