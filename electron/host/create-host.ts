@@ -17,6 +17,8 @@ import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./providers/providers-service.js";
 import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
+import { ForkService } from "./plugins/capabilities/session-fork.js";
+import type { PluginForks } from "./plugins/runtime/ctx-host.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
@@ -127,7 +129,14 @@ export function createHost(options: HostOptions): Host {
     hooks,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
+  // Forks need the sessions, which open below; plugins reach them through this late binding.
+  let forkService: ForkService | null = null;
+  const forks: PluginForks = {
+    start: (pluginId, raw, onUpdate) => forkService?.start(pluginId, raw, onUpdate) ?? null,
+    cancel: (pluginId, forkId) => forkService?.cancel(pluginId, forkId),
+  };
   const plugins = new PluginManager({
+    forks,
     home: options.home,
     bundledDir: bundledPluginsDir,
     settings,
@@ -182,6 +191,22 @@ export function createHost(options: HostOptions): Host {
   const billUsage = (sessionId: string, category: string, usage: Usage) =>
     sessions.billUsage(sessionId, category, usage);
   pluginBilling.bill = billUsage;
+  forkService = new ForkService({
+    engine,
+    hooks,
+    tools,
+    leases,
+    slots: auxiliaryTasks,
+    settings,
+    budgets,
+    bill: billUsage,
+    backgroundWork: sessions.backgroundWork,
+    currentRoute: (sessionId) => sessions.currentRoute(sessionId),
+    turnReply: (sessionId, turnId) => sessions.turnReply(sessionId, turnId),
+    modelInfo,
+    clock,
+    log,
+  });
   void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
 
   // Teach the redactor every stored key up front; a missing or locked keychain becomes a notice.

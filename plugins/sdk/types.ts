@@ -274,10 +274,58 @@ export interface PluginContext {
    * registering again replaces this plugin's entry. Call it with `ctx.llm` `task: key`.
    */
   registerAuxiliaryTask(key: string, spec: AuxiliaryTaskSpec): void;
+  /**
+   * A background copy of the session's agent after a turn (SPEC §7.4; needs `llm.session_fork`).
+   * `token` is `post_llm_call`'s `sideQuestionToken`. Null when nothing was started: no grant, a
+   * bad, expired or spent token, a tool that is not this plugin's own (these three keep the token),
+   * or one of its tools the session does not offer, a task that is not its own (these spend it).
+   */
+  forkSession(token: string | null, prompt: string, options?: ForkOptions): Promise<ForkHandle | null>;
   hasCapability(id: CapabilityId | string): boolean;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;
   readonly log: PluginLog;
+}
+
+// ---------------------------------------------------------------- ctx.forkSession (SPEC §7.4)
+
+/** How a fork ended; `running` until it does. */
+export type ForkOutcome =
+  | "running"
+  | "ok"
+  | "cancelled"
+  | "timeout"
+  | "budget_exhausted"
+  | "error"
+  | "refused:runtime_changed"
+  | "refused:parent_gone";
+
+export interface ForkOptions {
+  /** Names of this plugin's own tools the fork may call (the session must offer them); default none. */
+  tools?: string[];
+  /** 1 to 16 model requests; default 8. */
+  maxIterations?: number;
+  /** Input tokens over all of the fork's requests; can only lower the default (75 % of the context window). */
+  inputBudget?: number;
+  /** One of this plugin's own auxiliary slots: the fork runs on that slot's model. */
+  task?: string;
+  /** Seconds of wall clock, at most 1800 (the default). */
+  timeout?: number;
+}
+
+/** A fork in the background. Its fields change as it runs; it never exposes the fork itself. */
+export interface ForkHandle {
+  readonly done: boolean;
+  readonly cancelled: boolean;
+  readonly outcome: ForkOutcome;
+  /** The fork's final text, or null. */
+  readonly result: string | null;
+  /** The allowed tools it called, in order. */
+  readonly actions: readonly string[];
+  /** Resolves true once the fork is done, false when `timeoutMs` passed first (no bound when absent). */
+  wait(timeoutMs?: number): Promise<boolean>;
+  /** Asks the fork to stop; `outcome` becomes `cancelled` once it has. */
+  cancel(): void;
 }
 
 /** The shape of a plugin's main module: a named or default `register`. */

@@ -10,6 +10,7 @@ import type { Settings, SettingsDocument } from "../config/config-schema.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
 import type { CommandRegistry } from "./command-registry.js";
+import type { PluginForks } from "./runtime/ctx-host.js";
 import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
 import type { CapabilityId } from "../../../plugins/sdk/types.js";
 import { isCapabilityGranted } from "./capabilities.js";
@@ -85,6 +86,8 @@ export interface PluginManagerOptions {
    * when an update declares new ones, and at start (the host emits `plugin.consent_required`).
    */
   onConsentRequired?: (id: string, pendingCapabilities: string[]) => void;
+  /** `ctx.forkSession`'s host half (SPEC §7.4). */
+  forks?: PluginForks;
 }
 
 type ValidPlugin = Extract<DiscoveredPlugin, { kind: "valid" }>;

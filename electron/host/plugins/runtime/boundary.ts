@@ -14,6 +14,7 @@ import type {
   CompleteParams,
   CompleteResult,
   CompleteStructuredParams,
+  ForkOutcome,
   HookName,
   JsonValue,
   LogFields,
@@ -47,6 +48,10 @@ export interface CtxCalls {
     null
   >;
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
+  // ctx.forkSession (SPEC §7.4): the start answers the fork's id and first state (null: nothing
+  // started); later states come back as PluginCalls `forkUpdate`; the handle's cancel() is the second.
+  forkSession: Call<{ token: unknown; prompt: unknown; options: unknown }, ForkStart | null>;
+  "forkSession.cancel": Call<{ forkId: string }, null>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }
@@ -57,8 +62,23 @@ export interface PluginCalls {
   register: Call<{ file: string; main: string }, null>;
   /** Runs a handler the plugin registered (command, hook, tool, …) with its arguments. */
   invoke: Call<{ handlerId: string; args: unknown[] }, unknown>;
+  /** A fork's handle changed (SPEC §7.4): its outcome, result and actions so far. */
+  forkUpdate: Call<{ forkId: string; state: ForkState }, null>;
   /** The heartbeat; the answer carries the worker's heap in use. */
   ping: Call<Record<string, never>, { heapUsedMb: number }>;
+}
+
+/** What a fork's handle shows; `done` is `outcome !== "running"`. */
+export interface ForkState {
+  outcome: ForkOutcome;
+  result: string | null;
+  actions: string[];
+  cancelled: boolean;
+}
+
+export interface ForkStart {
+  forkId: string;
+  state: ForkState;
 }
 
 export type CtxMethod = keyof CtxCalls;

@@ -13,7 +13,7 @@ import type { HookRegistry } from "../hook-registry.js";
 import { isHookName } from "../hook-types.js";
 import type { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
-import type { CtxCalls } from "./boundary.js";
+import type { CtxCalls, ForkStart, ForkState } from "./boundary.js";
 import type { HandlerTable } from "./endpoint.js";
 import type { WorkerSession } from "./worker-session.js";
 
@@ -64,6 +64,18 @@ export interface CtxHostDeps {
   redact?(text: string): string;
   /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
   assertActive(): void;
+  /** `ctx.forkSession` (SPEC §7.4); absent where the host has no sessions (every call answers null). */
+  forks?: PluginForks;
+}
+
+/** The host's fork service as one plugin's `ctx` reaches it. */
+export interface PluginForks {
+  start(
+    pluginId: string,
+    raw: { token: unknown; prompt: unknown; options: unknown },
+    onUpdate: (forkId: string, state: ForkState) => void,
+  ): ForkStart | null;
+  cancel(pluginId: string, forkId: string): void;
 }
 
 const schemaChecker = new Ajv({ strict: false });
@@ -169,6 +181,25 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     registerAuxiliaryTask: ({ key, spec }) => {
       deps.assertActive();
       deps.slots.register(pluginId, key, spec);
+      return null;
+    },
+    forkSession: (raw) => {
+      deps.assertActive();
+      if (!deps.forks) return null;
+      return deps.forks.start(pluginId, raw, (forkId, state) => {
+        // The worker may be gone by now (disabled, restarted): its handle has nobody to tell.
+        try {
+          void deps
+            .session()
+            .endpoint.call("forkUpdate", { forkId, state })
+            .catch(() => undefined);
+        } catch {
+          // As above.
+        }
+      });
+    },
+    "forkSession.cancel": ({ forkId }) => {
+      deps.forks?.cancel(pluginId, String(forkId));
       return null;
     },
   };

@@ -25,6 +25,7 @@ import { hookNames, isHookName } from "../hook-types.js";
 import { assertJson } from "../plugin-state.js";
 import type { CtxCalls, Mirror, PluginCalls, WorkerInit } from "./boundary.js";
 import type { Endpoint } from "./endpoint.js";
+import { createWorkerForks, type WorkerForks } from "./worker-fork.js";
 
 export class PluginRegistrationError extends Error {
   override readonly name = "PluginRegistrationError";
@@ -37,6 +38,8 @@ export interface WorkerCtx {
   mirror: Mirror;
   /** Handlers by id, for `invoke`. */
   handlers: Map<string, AnyHandler>;
+  /** The plugin's forks; the host's `forkUpdate` lands here. */
+  forks: WorkerForks;
   /** Resolves when every registration sent so far was accepted; rejects with the first refusal. */
   registrationsSettled(): Promise<void>;
 }
@@ -50,6 +53,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
   let nextHandler = 0;
   let inFlight: Promise<unknown>[] = [];
   const redactor = createRedactor({ knownKeys: () => [], enabled: () => mirror.redactSecrets });
+  const forks = createWorkerForks(endpoint);
 
   /** Sends a write or registration; a refusal after `register` finished is logged, never lost. */
   const send = <K extends keyof CtxCalls & string>(method: K, params: CtxCalls[K]["params"]) => {
@@ -173,6 +177,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerHook,
     registerTool,
     registerAuxiliaryTask,
+    forkSession: forks.forkSession,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
     redact: (text: string, options?: { force?: boolean }) =>
       redactor.redact(String(text), { force: options?.force === true }),
@@ -183,6 +188,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     ctx,
     mirror,
     handlers,
+    forks,
     async registrationsSettled() {
       const calls = inFlight;
       inFlight = [];

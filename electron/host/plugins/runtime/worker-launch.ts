@@ -16,7 +16,7 @@ import { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import type { Mirror } from "./boundary.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
-import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
+import { createCtxHost, type CallDeadlines, type PluginForks } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
@@ -32,6 +32,8 @@ export interface WorkerServices {
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
+  /** `ctx.forkSession`'s host half (SPEC §7.4). */
+  forks?: PluginForks;
 }
 
 export interface WorkerRequest {
@@ -82,6 +84,7 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       onCall: () => o.budgets.countCall(pluginId),
       redact: (text) => o.redact(text),
       assertActive: request.assertActive,
+      ...(o.forks && { forks: o.forks }),
     }),
     onEnd: request.onEnd,
   });
