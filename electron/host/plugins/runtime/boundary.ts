@@ -47,6 +47,10 @@ export interface CtxCalls {
     null
   >;
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
+  /** SPEC §8: a `plugin.<id>.<method>` handler; it runs here in the worker through `invoke`. */
+  registerRpc: Call<{ method: string; handlerId: string }, null>;
+  /** SPEC §8: `plugin.<id>.<event>` to the clients showing the session. */
+  emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, JsonValue> }, null>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }

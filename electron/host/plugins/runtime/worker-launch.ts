@@ -18,6 +18,7 @@ import type { Mirror } from "./boundary.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
+import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
 export interface WorkerServices {
@@ -32,7 +33,18 @@ export interface WorkerServices {
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
+  /** `plugin.<id>.<method>` handlers (SPEC §8). */
+  rpc: PluginRpcRegistry;
+  /** Delivers a plugin's session event to the clients; nowhere when absent (a bare manager in tests). */
+  emitPluginEvent?: PluginEventSink;
 }
+
+export type PluginEventSink = (
+  pluginId: string,
+  event: string,
+  sessionId: string,
+  payload: Record<string, unknown>,
+) => void;
 
 export interface WorkerRequest {
   pluginId: string;
@@ -82,6 +94,8 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       onCall: () => o.budgets.countCall(pluginId),
       redact: (text) => o.redact(text),
       assertActive: request.assertActive,
+      rpc: o.rpc,
+      emitEvent: (sessionId, event, payload) => o.emitPluginEvent?.(pluginId, event, sessionId, payload),
     }),
     onEnd: request.onEnd,
   });
