@@ -30,6 +30,7 @@ import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
 import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
 import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
+import { PluginRpcDispatcher } from "./plugins/pages/plugin-rpc-dispatch.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
@@ -154,6 +155,8 @@ export function createHost(options: HostOptions): Host {
     onChange: () => events.emit("plugins.changed", null, {}),
     onConsentRequired: (id, pendingCapabilities) =>
       events.emit("plugin.consent_required", null, { id, pendingCapabilities }),
+    emitPluginEvent: (pluginId, event, sessionId, payload) =>
+      events.emitPlugin(pluginId, event, sessionId, payload),
   });
   const consent = new ConsentService({
     settings,
@@ -166,6 +169,10 @@ export function createHost(options: HostOptions): Host {
     clock,
     anyHolder: () => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
     holds: (pluginId, capability) => plugins.holds(pluginId, capability),
+  });
+  const pluginRpc = new PluginRpcDispatcher({
+    registry: plugins.rpc,
+    isLoaded: (id) => plugins.isLoaded(id),
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessions = new SessionService({
@@ -252,6 +259,10 @@ export function createHost(options: HostOptions): Host {
         error: err instanceof Error ? (err.stack ?? err.message) : String(err),
       }),
     (text) => redactor.redact(text, { force: true }),
+    async (method, params) => {
+      await plugins.ready();
+      return pluginRpc.call(method, params);
+    },
   );
 
   return {

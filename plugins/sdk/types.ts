@@ -261,6 +261,21 @@ export interface AuxiliaryTaskSpec {
   inheritFrom?: string;
 }
 
+/** What a `ctx.registerRpc` handler learns about its call (SPEC §8). */
+export interface RpcContext {
+  /** The session the calling page is shown with (`params.session_id`); null for a script's call. */
+  sessionId: string | null;
+}
+
+/**
+ * A `plugin.<id>.<method>` handler: it returns a JSON value (or a Promise of one; nothing answers
+ * null). A throw answers `plugin_rpc_failed`; past 60 s the call fails with `plugin_timeout`.
+ */
+export type RpcHandler = (
+  params: { [key: string]: JsonValue },
+  context: RpcContext,
+) => JsonValue | void | Promise<JsonValue | void>;
+
 export interface PluginContext {
   readonly pluginId: string;
   readonly llm: PluginLlm;
@@ -281,6 +296,17 @@ export interface PluginContext {
    * or one of its tools the session does not offer, a task that is not its own (these spend it).
    */
   forkSession(token: string | null, prompt: string, options?: ForkOptions): Promise<ForkHandle | null>;
+  /**
+   * A method the plugin's pages (and scripts) call as `plugin.<id>.<method>` (SPEC §8). `method` is
+   * dot-separated segments of `[A-Za-z0-9_-]`, at most 128 characters; registering again replaces it.
+   * For model calls answer at once (e.g. `{job}`) and deliver the result with `emitToSession`.
+   */
+  registerRpc(method: string, handler: RpcHandler): void;
+  /**
+   * Sends `plugin.<id>.<event>` with `payload` (a plain JSON object, at most 1 MB) to the clients
+   * and pages showing `sessionId`. `event` follows the method name rules; a bad one throws.
+   */
+  emitToSession(sessionId: string, event: string, payload: { [key: string]: JsonValue }): void;
   hasCapability(id: CapabilityId | string): boolean;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;

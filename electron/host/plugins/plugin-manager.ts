@@ -35,6 +35,8 @@ import { unpackedPath } from "./runtime/runtime-paths.js";
 import type { SessionEnd } from "./runtime/worker-session.js";
 import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { PluginRpcRegistry } from "./pages/rpc-registry.js";
+import type { PluginEventSink } from "./runtime/worker-launch.js";
 import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
@@ -79,6 +81,10 @@ export interface PluginManagerOptions {
   /** Delay before the first restart after a crash; doubles with each crash in the window. */
   restartBackoffMs?: number;
   deadlines?: Partial<CallDeadlines>;
+  /** `plugin.<id>.<method>` handlers (SPEC §8); the manager makes its own when absent. */
+  rpc?: PluginRpcRegistry;
+  /** Where `ctx.emitToSession` events go (the host's event hub). */
+  emitPluginEvent?: PluginEventSink;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
   /**
@@ -96,6 +102,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 
 export class PluginManager {
   readonly userDir: string;
+  readonly rpc: PluginRpcRegistry;
   private records = new Map<string, PluginRecord>();
   private unwatch: (() => void) | null = null;
   private closed = false;
@@ -103,6 +110,12 @@ export class PluginManager {
 
   constructor(private readonly options: PluginManagerOptions) {
     this.userDir = path.join(options.home, "plugins");
+    this.rpc = options.rpc ?? new PluginRpcRegistry();
+  }
+
+  /** Whether the plugin is enabled and its `register` finished (its RPC methods answer). */
+  isLoaded(id: string): boolean {
+    return this.records.get(id)?.status === "loaded";
   }
 
   /** Discovers plugins and loads the enabled ones; hand edits of `plugins.*` are followed after this. */
@@ -322,20 +335,23 @@ export class PluginManager {
     }
     const running = {} as Running;
     try {
-      running.session = await openPluginWorker(o, {
-        pluginId: id,
-        heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
-        mirror: this.mirrorFor(found),
-        session: () => running.session,
-        assertActive: () => {
-          if (record.running !== running) {
-            throw new PluginInactiveError(
-              `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
-            );
-          }
+      running.session = await openPluginWorker(
+        { ...o, rpc: this.rpc },
+        {
+          pluginId: id,
+          heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
+          mirror: this.mirrorFor(found),
+          session: () => running.session,
+          assertActive: () => {
+            if (record.running !== running) {
+              throw new PluginInactiveError(
+                `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
+              );
+            }
+          },
+          onEnd: (end) => this.onWorkerEnd(record, running, end),
         },
-        onEnd: (end) => this.onWorkerEnd(record, running, end),
-      });
+      );
     } catch (error) {
       return this.fail(record, `The plugin host could not start: ${describe(error)}`);
     }
@@ -407,6 +423,7 @@ export class PluginManager {
     this.options.hooks.removePlugin(id);
     this.options.tools.removePlugin(id);
     this.options.slots.removePlugin(id);
+    this.rpc.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
     if (status === "disabled") {

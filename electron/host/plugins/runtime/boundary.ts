@@ -52,6 +52,10 @@ export interface CtxCalls {
   // started); later states come back as PluginCalls `forkUpdate`; the handle's cancel() is the second.
   forkSession: Call<{ token: unknown; prompt: unknown; options: unknown }, ForkStart | null>;
   "forkSession.cancel": Call<{ forkId: string }, null>;
+  /** SPEC §8: a `plugin.<id>.<method>` handler; it runs here in the worker through `invoke`. */
+  registerRpc: Call<{ method: string; handlerId: string }, null>;
+  /** SPEC §8: `plugin.<id>.<event>` to the clients showing the session. */
+  emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, JsonValue> }, null>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }

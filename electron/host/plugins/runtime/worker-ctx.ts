@@ -17,9 +17,12 @@ import type {
   PluginContext,
   PluginLog,
   PluginState,
+  RpcHandler,
   ToolSpec,
 } from "../../../../plugins/sdk/types.js";
 import { taskKeyProblem } from "../../models/auxiliary-tasks.js";
+import { pluginNameProblem } from "../../rpc/plugin-names.js";
+import { emitProblem, PluginEventError } from "../pages/plugin-event-checks.js";
 import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
 import { assertJson } from "../plugin-state.js";
@@ -135,6 +138,20 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     send("registerAuxiliaryTask", { key, spec: plain });
   };
 
+  const registerRpc = (method: string, handler: RpcHandler): void => {
+    const problem = pluginNameProblem("method", method);
+    if (problem) throw new PluginRegistrationError(`registerRpc: ${problem}`);
+    if (typeof handler !== "function")
+      throw new PluginRegistrationError(`registerRpc("${method}") needs handler(params, {sessionId}).`);
+    send("registerRpc", { method, handlerId: keep("rpc", handler as AnyHandler, undefined) });
+  };
+
+  const emitToSession = (sessionId: string, event: string, payload: Record<string, JsonValue>): void => {
+    const problem = emitProblem(sessionId, event, payload);
+    if (problem) throw new PluginEventError(`emitToSession: ${problem}`);
+    send("emitToSession", { sessionId, event, payload: structuredClone(payload) });
+  };
+
   const logAt =
     (level: "INFO" | "WARN" | "ERROR") =>
     (message: string, fields?: LogFields): void => {
@@ -178,6 +195,8 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerTool,
     registerAuxiliaryTask,
     forkSession: forks.forkSession,
+    registerRpc,
+    emitToSession,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
     redact: (text: string, options?: { force?: boolean }) =>
       redactor.redact(String(text), { force: options?.force === true }),

@@ -18,6 +18,7 @@ import type { Mirror } from "./boundary.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { createCtxHost, type CallDeadlines, type PluginForks } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
+import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
 export interface WorkerServices {
@@ -34,7 +35,18 @@ export interface WorkerServices {
   deadlines?: Partial<CallDeadlines>;
   /** `ctx.forkSession`'s host half (SPEC §7.4). */
   forks?: PluginForks;
+  /** `plugin.<id>.<method>` handlers (SPEC §8). */
+  rpc: PluginRpcRegistry;
+  /** Delivers a plugin's session event to the clients; nowhere when absent (a bare manager in tests). */
+  emitPluginEvent?: PluginEventSink;
 }
+
+export type PluginEventSink = (
+  pluginId: string,
+  event: string,
+  sessionId: string,
+  payload: Record<string, unknown>,
+) => void;
 
 export interface WorkerRequest {
   pluginId: string;
@@ -85,6 +97,8 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       redact: (text) => o.redact(text),
       assertActive: request.assertActive,
       ...(o.forks && { forks: o.forks }),
+      rpc: o.rpc,
+      emitEvent: (sessionId, event, payload) => o.emitPluginEvent?.(pluginId, event, sessionId, payload),
     }),
     onEnd: request.onEnd,
   });
