@@ -152,7 +152,11 @@ export function createHost(options: HostOptions): Host {
     redact: (text, opts) => redactor.redact(text, opts),
     log,
     clock,
-    onChange: () => events.emit("plugins.changed", null, {}),
+    onChange: () => {
+      events.emit("plugins.changed", null, {});
+      // A plugin that left takes its forks with it.
+      forkService?.cancelUnloaded((id) => plugins.isLoaded(id));
+    },
     onConsentRequired: (id, pendingCapabilities) =>
       events.emit("plugin.consent_required", null, { id, pendingCapabilities }),
     emitPluginEvent: (pluginId, event, sessionId, payload) =>

@@ -1,7 +1,8 @@
 // action-items: after a reply that made commitments (commitments.js decides, without a model
 // call), fork the session (ctx.forkSession, needs llm.session_fork) with one tool of its own,
 // `record_action_item`; the fork reads the conversation and records each commitment. Items live
-// in ctx.state under "items"; the chat shows the session's items as a card.
+// in ctx.state under "items"; `items.list` / `items.setDone` (ctx.registerRpc) read and tick them,
+// and `items.changed` (ctx.emitToSession) tells the session's clients to read again.
 
 import { hasCommitments } from "./commitments.js";
 
@@ -61,8 +62,28 @@ export function register(ctx) {
         createdAt: new Date().toISOString(),
       };
       ctx.state.set("items", [...all, item]);
+      ctx.emitToSession(sessionId, "items.changed", { sessionId });
       return { recorded: true, id: item.id };
     },
+  });
+
+  // The chat's card and the plugin's page read and tick items through these (SPEC §8).
+  ctx.registerRpc("items.list", (params, { sessionId }) => {
+    const wanted = typeof params.sessionId === "string" ? params.sessionId : sessionId;
+    return { items: wanted ? items().filter((item) => item.sessionId === wanted) : items() };
+  });
+  ctx.registerRpc("items.setDone", (params) => {
+    const { id, done } = params;
+    if (typeof id !== "string" || typeof done !== "boolean") {
+      throw new Error("items.setDone needs {id: string, done: boolean}.");
+    }
+    const all = items();
+    const item = all.find((entry) => entry.id === id);
+    if (!item) throw new Error(`No action item ${id}; it may have been removed.`);
+    item.done = done;
+    ctx.state.set("items", all);
+    ctx.emitToSession(item.sessionId, "items.changed", { sessionId: item.sessionId });
+    return { item };
   });
 
   ctx.registerHook("post_llm_call", ({ sideQuestionToken, reply }) => {

@@ -117,6 +117,20 @@ describe("action-items on a real host", () => {
     expect(rig.host.sessions.messages(sessionId)).toHaveLength(transcriptAfterTurn);
     const usage = (await rig.ok("session.usage", { sessionId })).rows.map((r: any) => r.category);
     expect(usage).toContain("plugin_fork:action-items");
+
+    // Its RPC methods and session event (SPEC §8): what the card and the page read.
+    const changed = () => rig.events("plugin.action-items.items.changed", sessionId);
+    expect(changed()).toEqual([{ sessionId }, { sessionId }]);
+    const listed = await rig.ok("plugin.action-items.items.list", { session_id: sessionId });
+    expect(listed.items.map((i: any) => i.text)).toEqual(["Send the report", "Book the room"]);
+    const other = await rig.ok("plugin.action-items.items.list", { sessionId: "elsewhere" });
+    expect(other.items).toEqual([]);
+    const ticked = await rig.ok("plugin.action-items.items.setDone", { id: listed.items[0].id, done: true });
+    expect(ticked.item).toMatchObject({ text: "Send the report", done: true });
+    await vi.waitFor(() => expect(items()[0].done).toBe(true));
+    expect(changed()).toHaveLength(3);
+    const bad = await rig.call("plugin.action-items.items.setDone", { id: "nope", done: true });
+    expect(bad.error?.data.reason).toBe("plugin_rpc_failed");
   });
 
   it("a reply without commitments forks nothing; the live chat cannot record items", async () => {

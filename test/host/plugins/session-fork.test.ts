@@ -233,6 +233,17 @@ describe("ctx.forkSession", () => {
     });
   });
 
+  it("disabling the plugin cancels its running fork", async () => {
+    await personTurn();
+    rig.main.fault({ kind: "stall", afterChunks: 1 });
+    await fork({}, { wait: false });
+    await vi.waitFor(() => expect(rig.host.sessions.backgroundWork.isBusy(sessionId)).toBe(true));
+    await rig.ok("plugins.setEnabled", { id: "forker", enabled: false });
+    expect(await rig.host.sessions.backgroundWork.waitIdle(sessionId, 10_000)).toBe("idle");
+    const log = (await import("node:fs")).readFileSync(rig.host.log.file, "utf8");
+    expect(log).toMatch(/plugin_fork plugin=forker session=\S+ outcome=cancelled/);
+  });
+
   it("budget_exhausted: a request that would pass the input budget is not sent", async () => {
     await personTurn();
     const count = rig.main.requests.length;

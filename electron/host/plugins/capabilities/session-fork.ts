@@ -112,9 +112,9 @@ export class ForkService {
     if (fork && fork.pluginId === pluginId) fork.abort.abort("cancelled");
   }
 
-  /** Cancels every running fork of a plugin (it was disabled or its worker ended). */
-  cancelPlugin(pluginId: string): void {
-    for (const fork of this.forks.values()) if (fork.pluginId === pluginId) fork.abort.abort("cancelled");
+  /** Cancels the running forks of plugins no longer loaded (disabled, failed, stopped). */
+  cancelUnloaded(isLoaded: (pluginId: string) => boolean): void {
+    for (const fork of this.forks.values()) if (!isLoaded(fork.pluginId)) fork.abort.abort("cancelled");
   }
 
   private launch(
