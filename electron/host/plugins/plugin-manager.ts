@@ -36,6 +36,7 @@ import type { SessionEnd } from "./runtime/worker-session.js";
 import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { PluginRpcRegistry } from "./pages/rpc-registry.js";
+import type { PageSite } from "./pages/page-site.js";
 import type { PluginEventSink } from "./runtime/worker-launch.js";
 import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 
@@ -111,6 +112,15 @@ export class PluginManager {
   constructor(private readonly options: PluginManagerOptions) {
     this.userDir = path.join(options.home, "plugins");
     this.rpc = options.rpc ?? new PluginRpcRegistry();
+  }
+
+  /** The folders a loaded plugin's pages are served from (SPEC §8); null when it has none. */
+  pageSite(id: string): PageSite | null {
+    const record = this.records.get(id);
+    if (record?.status !== "loaded" || record.found.kind !== "valid") return null;
+    const { dir, manifest } = record.found;
+    if (manifest.pages.length === 0) return null;
+    return { root: dir, dirs: manifest.pages.map((page) => path.dirname(path.resolve(dir, page.entry))) };
   }
 
   /** Whether the plugin is enabled and its `register` finished (its RPC methods answer). */

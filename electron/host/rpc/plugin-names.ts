@@ -47,19 +47,24 @@ export const pluginEventType = (pluginId: string, event: string): string =>
 export function pageMethodFor(
   ownId: string,
   requested: unknown,
-): { ok: true; method: string } | { ok: false; message: string } {
+):
+  | { ok: true; method: string }
+  | { ok: false; reason: "plugin_forbidden" | "method_not_found"; message: string } {
   if (typeof requested !== "string")
-    return { ok: false, message: "hermesPlugin.request needs a method name." };
+    return { ok: false, reason: "method_not_found", message: "hermesPlugin.request needs a method name." };
   const spelled = splitPluginMethod(requested);
   if (spelled && spelled.pluginId !== ownId) {
     return {
       ok: false,
+      reason: "plugin_forbidden",
       message: `A page of plugin '${ownId}' may call only its own methods, not "${requested}".`,
     };
   }
   const method = spelled ? spelled.method : requested;
   const problem = pluginNameProblem("method", method);
-  return problem ? { ok: false, message: problem } : { ok: true, method: pluginMethodName(ownId, method) };
+  return problem
+    ? { ok: false, reason: "method_not_found", message: problem }
+    : { ok: true, method: pluginMethodName(ownId, method) };
 }
 
 export interface PluginEvent {
@@ -83,4 +88,32 @@ export function readPluginEvent(params: unknown): PluginEvent | null {
     sessionId,
     payload: payload as Record<string, unknown>,
   };
+}
+
+/** The scheme of a plugin page's URL in `plugins.list` (the desktop serves it as is). */
+export const PLUGIN_PAGE_SCHEME = "hermes-plugin";
+/** Where web mode serves `hermes-plugin://<id>/<path>`: `/plugin-pages/<id>/<path>`. */
+export const PLUGIN_PAGES_PATH = "/plugin-pages/";
+
+/**
+ * The frame source for a page URL from `plugins.list`, carrying the session it is shown with and
+ * the app's origin (which the page's bridge posts to); null for a URL that is not a plugin page.
+ */
+export function pageFrameSrc(
+  pageUrl: string,
+  how: { web: boolean; sessionId: string | null; parentOrigin: string },
+): string | null {
+  let url: URL;
+  try {
+    url = new URL(pageUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== `${PLUGIN_PAGE_SCHEME}:` || !pluginIdPattern.test(url.host)) return null;
+  const query = new URLSearchParams({ hermesParent: how.parentOrigin });
+  if (how.sessionId) query.set("hermesSession", how.sessionId);
+  const path = url.pathname.replace(/^\/+/, "");
+  return how.web
+    ? `${PLUGIN_PAGES_PATH}${url.host}/${path}?${query.toString()}`
+    : `${PLUGIN_PAGE_SCHEME}://${url.host}/${path}?${query.toString()}`;
 }
