@@ -18,6 +18,8 @@ import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./providers/providers-service.js";
 import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
+import { ForkService } from "./plugins/capabilities/session-fork.js";
+import type { PluginForks } from "./plugins/runtime/ctx-host.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
@@ -31,6 +33,7 @@ import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
 import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
 import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
+import { PluginRpcDispatcher } from "./plugins/pages/plugin-rpc-dispatch.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
@@ -150,7 +153,14 @@ export function createHost(options: HostOptions): Host {
       deadlineMs: options.pluginTimings.idleTaskDeadlineMs,
     }),
   });
+  // Forks need the sessions, which open below; plugins reach them through this late binding.
+  let forkService: ForkService | null = null;
+  const forks: PluginForks = {
+    start: (pluginId, raw, onUpdate) => forkService?.start(pluginId, raw, onUpdate) ?? null,
+    cancel: (pluginId, forkId) => forkService?.cancel(pluginId, forkId),
+  };
   const plugins = new PluginManager({
+    forks,
     home: options.home,
     bundledDir: bundledPluginsDir,
     settings,
@@ -168,9 +178,15 @@ export function createHost(options: HostOptions): Host {
     redact: (text, opts) => redactor.redact(text, opts),
     log,
     clock,
-    onChange: () => events.emit("plugins.changed", null, {}),
+    onChange: () => {
+      events.emit("plugins.changed", null, {});
+      // A plugin that left takes its forks with it.
+      forkService?.cancelUnloaded((id) => plugins.isLoaded(id));
+    },
     onConsentRequired: (id, pendingCapabilities) =>
       events.emit("plugin.consent_required", null, { id, pendingCapabilities }),
+    emitPluginEvent: (pluginId, event, sessionId, payload) =>
+      events.emitPlugin(pluginId, event, sessionId, payload),
   });
   const consent = new ConsentService({
     settings,
@@ -183,6 +199,10 @@ export function createHost(options: HostOptions): Host {
     clock,
     anyHolder: () => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
     holds: (pluginId, capability) => plugins.holds(pluginId, capability),
+  });
+  const pluginRpc = new PluginRpcDispatcher({
+    registry: plugins.rpc,
+    isLoaded: (id) => plugins.isLoaded(id),
   });
   const sessions = new SessionService({
     store: sessionStore,
@@ -207,6 +227,22 @@ export function createHost(options: HostOptions): Host {
   const billUsage = (sessionId: string, category: string, usage: Usage) =>
     sessions.billUsage(sessionId, category, usage);
   pluginBilling.bill = billUsage;
+  forkService = new ForkService({
+    engine,
+    hooks,
+    tools,
+    leases,
+    slots: auxiliaryTasks,
+    settings,
+    budgets,
+    bill: billUsage,
+    backgroundWork: sessions.backgroundWork,
+    currentRoute: (sessionId) => sessions.currentRoute(sessionId),
+    turnReply: (sessionId, turnId) => sessions.turnReply(sessionId, turnId),
+    modelInfo,
+    clock,
+    log,
+  });
   void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
 
   // Teach the redactor every stored key up front; a missing or locked keychain becomes a notice.
@@ -252,6 +288,10 @@ export function createHost(options: HostOptions): Host {
         error: err instanceof Error ? (err.stack ?? err.message) : String(err),
       }),
     (text) => redactor.redact(text, { force: true }),
+    async (method, params) => {
+      await plugins.ready();
+      return pluginRpc.call(method, params);
+    },
   );
 
   return {

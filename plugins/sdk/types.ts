@@ -281,6 +281,20 @@ export interface IdleTaskContext {
 }
 
 export type IdleTaskFn = (context: IdleTaskContext) => unknown;
+/** What a `ctx.registerRpc` handler learns about its call (SPEC §8). */
+export interface RpcContext {
+  /** The session the calling page is shown with (`params.session_id`); null for a script's call. */
+  sessionId: string | null;
+}
+
+/**
+ * A `plugin.<id>.<method>` handler: it returns a JSON value (or a Promise of one; nothing answers
+ * null). A throw answers `plugin_rpc_failed`; past 60 s the call fails with `plugin_timeout`.
+ */
+export type RpcHandler = (
+  params: { [key: string]: JsonValue },
+  context: RpcContext,
+) => JsonValue | void | Promise<JsonValue | void>;
 
 export interface PluginContext {
   readonly pluginId: string;
@@ -310,10 +324,69 @@ export interface PluginContext {
    * `PluginInjectError` for an empty text or a sessionId that is not a string.
    */
   injectMessage(sessionId: string, text: string): Promise<boolean>;
+  /**
+   * A background copy of the session's agent after a turn (SPEC §7.4; needs `llm.session_fork`).
+   * `token` is `post_llm_call`'s `sideQuestionToken`. Null when nothing was started: no grant, a
+   * bad, expired or spent token, a tool that is not this plugin's own (these three keep the token),
+   * or one of its tools the session does not offer, a task that is not its own (these spend it).
+   */
+  forkSession(token: string | null, prompt: string, options?: ForkOptions): Promise<ForkHandle | null>;
+  /**
+   * A method the plugin's pages (and scripts) call as `plugin.<id>.<method>` (SPEC §8). `method` is
+   * dot-separated segments of `[A-Za-z0-9_-]`, at most 128 characters; registering again replaces it.
+   * For model calls answer at once (e.g. `{job}`) and deliver the result with `emitToSession`.
+   */
+  registerRpc(method: string, handler: RpcHandler): void;
+  /**
+   * Sends `plugin.<id>.<event>` with `payload` (a plain JSON object, at most 1 MB) to the clients
+   * and pages showing `sessionId`. `event` follows the method name rules; a bad one throws.
+   */
+  emitToSession(sessionId: string, event: string, payload: { [key: string]: JsonValue }): void;
   hasCapability(id: CapabilityId | string): boolean;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;
   readonly log: PluginLog;
+}
+
+// ---------------------------------------------------------------- ctx.forkSession (SPEC §7.4)
+
+/** How a fork ended; `running` until it does. */
+export type ForkOutcome =
+  | "running"
+  | "ok"
+  | "cancelled"
+  | "timeout"
+  | "budget_exhausted"
+  | "error"
+  | "refused:runtime_changed"
+  | "refused:parent_gone";
+
+export interface ForkOptions {
+  /** Names of this plugin's own tools the fork may call (the session must offer them); default none. */
+  tools?: string[];
+  /** 1 to 16 model requests; default 8. */
+  maxIterations?: number;
+  /** Input tokens over all of the fork's requests; can only lower the default (75 % of the context window). */
+  inputBudget?: number;
+  /** One of this plugin's own auxiliary slots: the fork runs on that slot's model. */
+  task?: string;
+  /** Seconds of wall clock, at most 1800 (the default). */
+  timeout?: number;
+}
+
+/** A fork in the background. Its fields change as it runs; it never exposes the fork itself. */
+export interface ForkHandle {
+  readonly done: boolean;
+  readonly cancelled: boolean;
+  readonly outcome: ForkOutcome;
+  /** The fork's final text, or null. */
+  readonly result: string | null;
+  /** The allowed tools it called, in order. */
+  readonly actions: readonly string[];
+  /** Resolves true once the fork is done, false when `timeoutMs` passed first (no bound when absent). */
+  wait(timeoutMs?: number): Promise<boolean>;
+  /** Asks the fork to stop; `outcome` becomes `cancelled` once it has. */
+  cancel(): void;
 }
 
 /** The shape of a plugin's main module: a named or default `register`. */

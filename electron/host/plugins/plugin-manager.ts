@@ -10,6 +10,7 @@ import type { Settings, SettingsDocument } from "../config/config-schema.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import type { Redact } from "../secrets/redaction.js";
 import type { CommandRegistry } from "./command-registry.js";
+import type { PluginForks } from "./runtime/ctx-host.js";
 import type { PluginCommandView, PluginView } from "../rpc/methods/plugins.js";
 import type { CapabilityId } from "../../../plugins/sdk/types.js";
 import { isCapabilityGranted } from "./capabilities.js";
@@ -35,6 +36,9 @@ import { unpackedPath } from "./runtime/runtime-paths.js";
 import type { SessionEnd } from "./runtime/worker-session.js";
 import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { PluginRpcRegistry } from "./pages/rpc-registry.js";
+import type { PageSite } from "./pages/page-site.js";
+import type { PluginEventSink } from "./runtime/worker-launch.js";
 import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
@@ -83,6 +87,10 @@ export interface PluginManagerOptions {
   /** Delay before the first restart after a crash; doubles with each crash in the window. */
   restartBackoffMs?: number;
   deadlines?: Partial<CallDeadlines>;
+  /** `plugin.<id>.<method>` handlers (SPEC §8); the manager makes its own when absent. */
+  rpc?: PluginRpcRegistry;
+  /** Where `ctx.emitToSession` events go (the host's event hub). */
+  emitPluginEvent?: PluginEventSink;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
   /**
@@ -90,6 +98,8 @@ export interface PluginManagerOptions {
    * when an update declares new ones, and at start (the host emits `plugin.consent_required`).
    */
   onConsentRequired?: (id: string, pendingCapabilities: string[]) => void;
+  /** `ctx.forkSession`'s host half (SPEC §7.4). */
+  forks?: PluginForks;
 }
 
 type ValidPlugin = Extract<DiscoveredPlugin, { kind: "valid" }>;
@@ -98,6 +108,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 
 export class PluginManager {
   readonly userDir: string;
+  readonly rpc: PluginRpcRegistry;
   private records = new Map<string, PluginRecord>();
   private unwatch: (() => void) | null = null;
   private closed = false;
@@ -105,6 +116,21 @@ export class PluginManager {
 
   constructor(private readonly options: PluginManagerOptions) {
     this.userDir = path.join(options.home, "plugins");
+    this.rpc = options.rpc ?? new PluginRpcRegistry();
+  }
+
+  /** The folders a loaded plugin's pages are served from (SPEC §8); null when it has none. */
+  pageSite(id: string): PageSite | null {
+    const record = this.records.get(id);
+    if (record?.status !== "loaded" || record.found.kind !== "valid") return null;
+    const { dir, manifest } = record.found;
+    if (manifest.pages.length === 0) return null;
+    return { root: dir, dirs: manifest.pages.map((page) => path.dirname(path.resolve(dir, page.entry))) };
+  }
+
+  /** Whether the plugin is enabled and its `register` finished (its RPC methods answer). */
+  isLoaded(id: string): boolean {
+    return this.records.get(id)?.status === "loaded";
   }
 
   /** Discovers plugins and loads the enabled ones; hand edits of `plugins.*` are followed after this. */
@@ -324,20 +350,23 @@ export class PluginManager {
     }
     const running = {} as Running;
     try {
-      running.session = await openPluginWorker(o, {
-        pluginId: id,
-        heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
-        mirror: this.mirrorFor(found),
-        session: () => running.session,
-        assertActive: () => {
-          if (record.running !== running) {
-            throw new PluginInactiveError(
-              `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
-            );
-          }
+      running.session = await openPluginWorker(
+        { ...o, rpc: this.rpc },
+        {
+          pluginId: id,
+          heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
+          mirror: this.mirrorFor(found),
+          session: () => running.session,
+          assertActive: () => {
+            if (record.running !== running) {
+              throw new PluginInactiveError(
+                `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
+              );
+            }
+          },
+          onEnd: (end) => this.onWorkerEnd(record, running, end),
         },
-        onEnd: (end) => this.onWorkerEnd(record, running, end),
-      });
+      );
     } catch (error) {
       return this.fail(record, `The plugin host could not start: ${describe(error)}`);
     }
@@ -410,6 +439,7 @@ export class PluginManager {
     this.options.tools.removePlugin(id);
     this.options.slots.removePlugin(id);
     this.options.idleTasks?.removePlugin(id);
+    this.rpc.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
     if (status === "disabled") {

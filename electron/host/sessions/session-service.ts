@@ -392,7 +392,15 @@ export class SessionService {
     this.deps.store.close();
   }
 
-  /** A chat still called `New chat` whose first exchange was a command is named after it. */
+  /** The text of a turn's final reply ("" when it has none): what a fork continues from. */
+  turnReply(sessionId: string, turnId: string): string {
+    const records = this.transcript.records(sessionId);
+    const reply = records.findLast(
+      (m) => m.turnId === turnId && m.role === "assistant" && m.status === "complete" && !m.meta.toolCalls,
+    );
+    return reply?.content ?? "";
+  }
+
   /**
    * The route the session's next turn would take now (its frozen model on today's endpoint), or
    * null when the session is gone or no model is set: a side question compares it with the turn's.
@@ -407,6 +415,7 @@ export class SessionService {
     }
   }
 
+  /** A chat still called `New chat` whose first exchange was a command is named after it. */
   private nameAfterCommand(sessionId: string, title: string): void {
     const session = this.store().getSession(sessionId);
     if (!session || session.titleState !== "pending" || session.title !== "New chat") return;

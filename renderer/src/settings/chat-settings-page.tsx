@@ -124,9 +124,7 @@ export function ChatSettingsPage() {
           failureText="Couldn't load chat settings"
           onRetry={load}
         >
-          {(data) => (
-            <MemoryReviewSetting key={data.memoryReviewInterval} interval={data.memoryReviewInterval} />
-          )}
+          {(data) => <MemoryReviewSetting interval={data.memoryReviewInterval} />}
         </LoadableView>
       </div>
     </section>

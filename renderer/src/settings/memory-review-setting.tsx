@@ -1,7 +1,6 @@
 /**
  * Settings → Chat → Memory review (`memory.nudge_interval`): how many of your turns pass between
- * two background reviews that propose additions to the Memory note; 0 turns it off. The parent
- * keys it on the saved value, so a change made elsewhere resets the draft.
+ * two background reviews that propose additions to the Memory note; 0 turns it off.
  */
 import { Check } from "lucide-react";
 import { useState } from "react";
@@ -12,7 +11,9 @@ import { InlineAlert } from "../ui/inline-alert.js";
 
 export function MemoryReviewSetting({ interval }: { interval: number }) {
   const save = useChatSettings((s) => s.save);
-  const [draft, setDraft] = useState(String(interval));
+  // null: nothing typed, the field shows the saved value (also after a change made elsewhere).
+  const [typed, setTyped] = useState<string | null>(null);
+  const draft = typed ?? String(interval);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -28,6 +29,7 @@ export function MemoryReviewSetting({ interval }: { interval: number }) {
     setSaving(true);
     try {
       await save("memoryReviewInterval", value);
+      setTyped(null);
       setStatus(value === 0 ? "Saved: memory review off" : `Saved: every ${value} turns`);
     } catch (err) {
       setError(`Couldn't save: ${describeError(err)}`);
@@ -54,7 +56,7 @@ export function MemoryReviewSetting({ interval }: { interval: number }) {
           inputMode="numeric"
           aria-describedby="memory-review-hint"
           value={draft}
-          onChange={(event) => setDraft(event.target.value)}
+          onChange={(event) => setTyped(event.target.value)}
         />
         <span>turns</span>
         <Button type="submit" size="sm" busy={saving} disabled={saving || draft === String(interval)}>

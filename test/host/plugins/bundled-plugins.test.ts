@@ -38,6 +38,7 @@ describe("bundled plugin folders", () => {
     ["tldr", "/tldr"],
     ["paste-to-tasks", "/paste-to-tasks"],
     ["error-explainer", "post_tool_call"],
+    ["action-items", "record_action_item"],
   ])("%s has a plugin.yaml, its module and a README that says how to use it", (id, usage) => {
     const dir = path.join(bundledDir, id);
     expect(fs.readFileSync(path.join(dir, "plugin.yaml"), "utf8")).toContain(`name: ${id}`);

@@ -13,7 +13,9 @@ import { CommandRegistry } from "../../../electron/host/plugins/command-registry
 import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
 import { PluginLlmService } from "../../../electron/host/plugins/plugin-llm.js";
 import { PluginBudgets } from "../../../electron/host/plugins/plugin-budget.js";
-import type { IdleTaskScheduler } from "../../../electron/host/plugins/idle/idle-scheduler.js";
+import { ActivityMonitor } from "../../../electron/host/activity-monitor.js";
+import { claimsDir, IdleClaims } from "../../../electron/host/plugins/idle/idle-claims.js";
+import { IdleTaskScheduler } from "../../../electron/host/plugins/idle/idle-scheduler.js";
 import { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
 import type { CallDeadlines } from "../../../electron/host/plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "../../../electron/host/plugins/runtime/plugin-runtime.js";
@@ -187,7 +189,16 @@ export async function startRig(
         ...(opts.registerTimeoutMs !== undefined && { registerTimeoutMs: opts.registerTimeoutMs }),
         ...(opts.restartBackoffMs !== undefined && { restartBackoffMs: opts.restartBackoffMs }),
         ...(opts.deadlines && { deadlines: opts.deadlines }),
-        ...(opts.idleTasks && { idleTasks: opts.idleTasks }),
+        // A real scheduler either way; by default on the manager's clock, idle from now.
+        idleTasks:
+          opts.idleTasks ??
+          new IdleTaskScheduler({
+            home,
+            clock,
+            activity: new ActivityMonitor(clock),
+            claims: new IdleClaims(claimsDir(home), () => clock.now()),
+            log,
+          }),
       });
       managers.push(manager);
       return manager;

@@ -14,6 +14,7 @@ import type {
   CompleteParams,
   CompleteResult,
   CompleteStructuredParams,
+  ForkOutcome,
   HookName,
   IdleTaskOptionsInput,
   JsonValue,
@@ -52,8 +53,14 @@ export interface CtxCalls {
   registerIdleTask: Call<{ name: string; handlerId: string; options: IdleTaskOptionsInput }, null>;
   /** SPEC §9.3: true when the chat took the message (it then waits for its background work). */
   injectMessage: Call<{ sessionId: string; text: string }, boolean>;
-  // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
-  // registerIdleTask) each add one entry here.
+  // ctx.forkSession (SPEC §7.4): the start answers the fork's id and first state (null: nothing
+  // started); later states come back as PluginCalls `forkUpdate`; the handle's cancel() is the second.
+  forkSession: Call<{ token: unknown; prompt: unknown; options: unknown }, ForkStart | null>;
+  "forkSession.cancel": Call<{ forkId: string }, null>;
+  /** SPEC §8: a `plugin.<id>.<method>` handler; it runs here in the worker through `invoke`. */
+  registerRpc: Call<{ method: string; handlerId: string }, null>;
+  /** SPEC §8: `plugin.<id>.<event>` to the clients showing the session. */
+  emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, JsonValue> }, null>;
 }
 
 /** Host → worker. */
@@ -62,8 +69,23 @@ export interface PluginCalls {
   register: Call<{ file: string; main: string }, null>;
   /** Runs a handler the plugin registered (command, hook, tool, …) with its arguments. */
   invoke: Call<{ handlerId: string; args: unknown[] }, unknown>;
+  /** A fork's handle changed (SPEC §7.4): its outcome, result and actions so far. */
+  forkUpdate: Call<{ forkId: string; state: ForkState }, null>;
   /** The heartbeat; the answer carries the worker's heap in use. */
   ping: Call<Record<string, never>, { heapUsedMb: number }>;
+}
+
+/** What a fork's handle shows; `done` is `outcome !== "running"`. */
+export interface ForkState {
+  outcome: ForkOutcome;
+  result: string | null;
+  actions: string[];
+  cancelled: boolean;
+}
+
+export interface ForkStart {
+  forkId: string;
+  state: ForkState;
 }
 
 export type CtxMethod = keyof CtxCalls;

@@ -16,7 +16,9 @@ import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-opt
 import { injectMessageProblem, PluginInjectError } from "../inject-message.js";
 import type { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
-import type { CtxCalls } from "./boundary.js";
+import { emitProblem, PluginEventError } from "../pages/plugin-event-checks.js";
+import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
+import type { CtxCalls, ForkStart, ForkState } from "./boundary.js";
 import type { HandlerTable } from "./endpoint.js";
 import type { WorkerSession } from "./worker-session.js";
 
@@ -71,6 +73,22 @@ export interface CtxHostDeps {
   redact?(text: string): string;
   /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
   assertActive(): void;
+  /** `plugin.<id>.<method>` handlers (SPEC §8); they leave when the plugin does. */
+  rpc: PluginRpcRegistry;
+  /** Delivers `plugin.<id>.<event>` to the clients showing the session (validated here first). */
+  emitEvent(sessionId: string, event: string, payload: Record<string, unknown>): void;
+  /** `ctx.forkSession` (SPEC §7.4); absent where the host has no sessions (every call answers null). */
+  forks?: PluginForks;
+}
+
+/** The host's fork service as one plugin's `ctx` reaches it. */
+export interface PluginForks {
+  start(
+    pluginId: string,
+    raw: { token: unknown; prompt: unknown; options: unknown },
+    onUpdate: (forkId: string, state: ForkState) => void,
+  ): ForkStart | null;
+  cancel(pluginId: string, forkId: string): void;
 }
 
 const schemaChecker = new Ajv({ strict: false });
@@ -201,6 +219,51 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
           return deps.session().invoke(handlerId, [context], deadlineMs, `idle task ${name}`);
         },
       });
+      return null;
+    },
+    forkSession: (raw) => {
+      deps.assertActive();
+      if (!deps.forks) return null;
+      return deps.forks.start(pluginId, raw, (forkId, state) => {
+        // The worker may be gone by now (disabled, restarted): its handle has nobody to tell.
+        try {
+          void deps
+            .session()
+            .endpoint.call("forkUpdate", { forkId, state })
+            .catch(() => undefined);
+        } catch {
+          // As above.
+        }
+      });
+    },
+    "forkSession.cancel": ({ forkId }) => {
+      deps.forks?.cancel(pluginId, String(forkId));
+      return null;
+    },
+    registerRpc: ({ method, handlerId }) => {
+      deps.assertActive();
+      const what = `RPC ${method}`;
+      // The dispatcher maps the raw failure (its reason) to the answer the client gets.
+      deps.rpc.register(pluginId, String(method), async (params, context) => {
+        deps.onCall?.();
+        try {
+          return await deps.session().invoke(handlerId, [params, context], deadline.rpc, what);
+        } catch (error) {
+          deps.log.write("ERROR", "plugin_rpc_error", {
+            plugin: pluginId,
+            name: what,
+            error: describe(error),
+          });
+          throw error;
+        }
+      });
+      return null;
+    },
+    emitToSession: ({ sessionId, event, payload }) => {
+      deps.assertActive();
+      const problem = emitProblem(sessionId, event, payload);
+      if (problem) throw new PluginEventError(`emitToSession: ${problem}`);
+      deps.emitEvent(sessionId, event, payload);
       return null;
     },
   };

@@ -66,6 +66,10 @@ const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginC
       if (!handler) throw new Error(`No handler ${handlerId} in this plugin.`);
       return await handler(...args);
     },
+    forkUpdate: ({ forkId, state }) => {
+      worker.forks.update(forkId, state);
+      return null;
+    },
     ping: () => ({ heapUsedMb: getHeapStatistics().used_heap_size / MB }),
   },
   { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },

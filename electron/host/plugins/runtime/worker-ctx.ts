@@ -19,16 +19,20 @@ import type {
   PluginContext,
   PluginLog,
   PluginState,
+  RpcHandler,
   ToolSpec,
 } from "../../../../plugins/sdk/types.js";
 import { taskKeyProblem } from "../../models/auxiliary-tasks.js";
 import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-options.js";
+import { pluginNameProblem } from "../../rpc/plugin-names.js";
+import { emitProblem, PluginEventError } from "../pages/plugin-event-checks.js";
 import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
 import { injectMessageProblem, PluginInjectError } from "../inject-message.js";
 import { assertJson } from "../plugin-state.js";
 import type { CtxCalls, Mirror, PluginCalls, WorkerInit } from "./boundary.js";
 import type { Endpoint } from "./endpoint.js";
+import { createWorkerForks, type WorkerForks } from "./worker-fork.js";
 
 export class PluginRegistrationError extends Error {
   override readonly name = "PluginRegistrationError";
@@ -41,6 +45,8 @@ export interface WorkerCtx {
   mirror: Mirror;
   /** Handlers by id, for `invoke`. */
   handlers: Map<string, AnyHandler>;
+  /** The plugin's forks; the host's `forkUpdate` lands here. */
+  forks: WorkerForks;
   /** Resolves when every registration sent so far was accepted; rejects with the first refusal. */
   registrationsSettled(): Promise<void>;
 }
@@ -54,6 +60,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
   let nextHandler = 0;
   let inFlight: Promise<unknown>[] = [];
   const redactor = createRedactor({ knownKeys: () => [], enabled: () => mirror.redactSecrets });
+  const forks = createWorkerForks(endpoint);
 
   /** Sends a write or registration; a refusal after `register` finished is logged, never lost. */
   const send = <K extends keyof CtxCalls & string>(method: K, params: CtxCalls[K]["params"]) => {
@@ -165,6 +172,20 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     });
   };
 
+  const registerRpc = (method: string, handler: RpcHandler): void => {
+    const problem = pluginNameProblem("method", method);
+    if (problem) throw new PluginRegistrationError(`registerRpc: ${problem}`);
+    if (typeof handler !== "function")
+      throw new PluginRegistrationError(`registerRpc("${method}") needs handler(params, {sessionId}).`);
+    send("registerRpc", { method, handlerId: keep("rpc", handler as AnyHandler, undefined) });
+  };
+
+  const emitToSession = (sessionId: string, event: string, payload: Record<string, JsonValue>): void => {
+    const problem = emitProblem(sessionId, event, payload);
+    if (problem) throw new PluginEventError(`emitToSession: ${problem}`);
+    send("emitToSession", { sessionId, event, payload: structuredClone(payload) });
+  };
+
   const logAt =
     (level: "INFO" | "WARN" | "ERROR") =>
     (message: string, fields?: LogFields): void => {
@@ -213,6 +234,9 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
       if (problem !== null) return Promise.reject(new PluginInjectError(problem));
       return endpoint.call("injectMessage", { sessionId, text });
     },
+    forkSession: forks.forkSession,
+    registerRpc,
+    emitToSession,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
     redact: (text: string, options?: { force?: boolean }) =>
       redactor.redact(String(text), { force: options?.force === true }),
@@ -223,6 +247,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     ctx,
     mirror,
     handlers,
+    forks,
     async registrationsSettled() {
       const calls = inFlight;
       inFlight = [];

@@ -17,8 +17,9 @@ import { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import type { Mirror } from "./boundary.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
-import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
+import { createCtxHost, type CallDeadlines, type PluginForks } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
+import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
 export interface WorkerServices {
@@ -37,7 +38,20 @@ export interface WorkerServices {
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
+  /** `ctx.forkSession`'s host half (SPEC §7.4). */
+  forks?: PluginForks;
+  /** `plugin.<id>.<method>` handlers (SPEC §8). */
+  rpc: PluginRpcRegistry;
+  /** Delivers a plugin's session event to the clients; nowhere when absent (a bare manager in tests). */
+  emitPluginEvent?: PluginEventSink;
 }
+
+export type PluginEventSink = (
+  pluginId: string,
+  event: string,
+  sessionId: string,
+  payload: Record<string, unknown>,
+) => void;
 
 export interface WorkerRequest {
   pluginId: string;
@@ -91,6 +105,9 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       onCall: () => o.budgets.countCall(pluginId),
       redact: (text) => o.redact(text),
       assertActive: request.assertActive,
+      ...(o.forks && { forks: o.forks }),
+      rpc: o.rpc,
+      emitEvent: (sessionId, event, payload) => o.emitPluginEvent?.(pluginId, event, sessionId, payload),
     }),
     onEnd: request.onEnd,
   });
