@@ -17,6 +17,7 @@ import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./providers/providers-service.js";
 import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
+import { SideQuestions } from "./plugins/capabilities/side-question.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
@@ -127,7 +128,25 @@ export function createHost(options: HostOptions): Host {
     hooks,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
-  const plugins = new PluginManager({
+  // One token per person turn (SPEC §7.3); `plugins` is read at each use, once it exists.
+  const leases: SideQuestionLeases = new SideQuestionLeases({
+    clock,
+    anyHolder: (): boolean => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
+    holds: (pluginId, capability): boolean => plugins.holds(pluginId, capability),
+  });
+  // Sessions open below; the side questions reach them late-bound.
+  const sessionAccess: { sessions?: SessionService } = {};
+  const sideQuestions = new SideQuestions({
+    leases,
+    engine,
+    hooks,
+    budgets,
+    clock,
+    log,
+    currentRoute: (sessionId) => sessionAccess.sessions?.currentRoute(sessionId) ?? null,
+    bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+  });
+  const plugins: PluginManager = new PluginManager({
     home: options.home,
     bundledDir: bundledPluginsDir,
     settings,
@@ -137,6 +156,7 @@ export function createHost(options: HostOptions): Host {
     slots: auxiliaryTasks,
     llm: pluginLlm,
     budgets,
+    sideQuestions,
     runtime: pluginRuntime,
     ...options.pluginTimings,
     redact: (text, opts) => redactor.redact(text, opts),
@@ -152,11 +172,6 @@ export function createHost(options: HostOptions): Host {
     clock,
     declared: (id) => plugins.declaredCapabilities(id),
     view: (id) => plugins.get(id),
-  });
-  const leases = new SideQuestionLeases({
-    clock,
-    anyHolder: () => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
-    holds: (pluginId, capability) => plugins.holds(pluginId, capability),
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessions = new SessionService({
@@ -182,6 +197,7 @@ export function createHost(options: HostOptions): Host {
   const billUsage = (sessionId: string, category: string, usage: Usage) =>
     sessions.billUsage(sessionId, category, usage);
   pluginBilling.bill = billUsage;
+  sessionAccess.sessions = sessions;
   void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
 
   // Teach the redactor every stored key up front; a missing or locked keychain becomes a notice.

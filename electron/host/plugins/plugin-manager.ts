@@ -18,6 +18,7 @@ import type { HookRegistry } from "./hook-registry.js";
 import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
+import type { SideQuestions } from "./capabilities/side-question.js";
 import {
   crashDecision,
   runtimeView,
@@ -78,6 +79,8 @@ export interface PluginManagerOptions {
   /** Delay before the first restart after a crash; doubles with each crash in the window. */
   restartBackoffMs?: number;
   deadlines?: Partial<CallDeadlines>;
+  /** `ctx.sideQuestion` (SPEC §7.3); absent = every side question answers null. */
+  sideQuestions?: SideQuestions;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
   /**

@@ -47,6 +47,8 @@ export interface CtxCalls {
     null
   >;
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
+  /** `ctx.sideQuestion` (SPEC §7.3); arguments cross as given, the host checks them. */
+  sideQuestion: Call<{ token: unknown; prompt: unknown; options: unknown }, string | null>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }

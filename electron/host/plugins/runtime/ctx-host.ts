@@ -64,6 +64,8 @@ export interface CtxHostDeps {
   redact?(text: string): string;
   /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
   assertActive(): void;
+  /** `ctx.sideQuestion` for this plugin (SPEC §7.3); absent = always null. */
+  sideQuestion?(token: unknown, prompt: unknown, options: unknown): Promise<string | null>;
 }
 
 const schemaChecker = new Ajv({ strict: false });
@@ -170,6 +172,10 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
       deps.assertActive();
       deps.slots.register(pluginId, key, spec);
       return null;
+    },
+    sideQuestion: async ({ token, prompt, options }) => {
+      deps.assertActive();
+      return deps.sideQuestion ? deps.sideQuestion(token, prompt, options) : null;
     },
   };
 }

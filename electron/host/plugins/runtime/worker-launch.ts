@@ -18,6 +18,7 @@ import type { Mirror } from "./boundary.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
+import type { SideQuestions } from "../capabilities/side-question.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
 export interface WorkerServices {
@@ -32,6 +33,8 @@ export interface WorkerServices {
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
+  /** `ctx.sideQuestion` (SPEC §7.3). */
+  sideQuestions?: SideQuestions;
 }
 
 export interface WorkerRequest {
@@ -82,6 +85,10 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       onCall: () => o.budgets.countCall(pluginId),
       redact: (text) => o.redact(text),
       assertActive: request.assertActive,
+      ...(o.sideQuestions && {
+        sideQuestion: (token: unknown, prompt: unknown, options: unknown) =>
+          o.sideQuestions!.ask(pluginId, token, prompt, options),
+      }),
     }),
     onEnd: request.onEnd,
   });
