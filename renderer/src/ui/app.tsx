@@ -1,5 +1,6 @@
 /** The app shell: sidebar, banners, the current screen, and the app-wide provider dialog. */
 import { ChatView } from "../chat/chat-view.js";
+import { ConsentDialog } from "../settings/plugins/consent-dialog.js";
 import { ProviderDialog } from "../settings/provider-dialog.js";
 import { SettingsView } from "../settings/settings-view.js";
 import { useNavigation } from "../stores/stores-context.js";
@@ -20,6 +21,7 @@ export function App() {
         {screen === "chat" ? <ChatView /> : <SettingsView />}
       </main>
       <ProviderDialog />
+      <ConsentDialog />
       <KeyboardShortcuts />
       <ThemeSync />
     </div>
