@@ -157,6 +157,7 @@ export function createHost(options: HostOptions): Host {
     llm: pluginLlm,
     budgets,
     sideQuestions,
+    events,
     runtime: pluginRuntime,
     ...options.pluginTimings,
     redact: (text, opts) => redactor.redact(text, opts),

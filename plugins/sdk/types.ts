@@ -291,6 +291,12 @@ export interface PluginContext {
    * spent; neither spends the token. Don't await it inside the hook: hooks are time-bounded.
    */
   sideQuestion(token: string | null, prompt: string, options?: SideQuestionOptions): Promise<string | null>;
+  /**
+   * Sends `plugin.<id>.<event>` with `payload` to the clients showing the session (SPEC §8). The
+   * event is dot-separated segments of `[A-Za-z0-9_-]`, at most 128 characters; the payload a
+   * JSON object. Throws PluginEventError for anything else.
+   */
+  emitToSession(sessionId: string, event: string, payload: Record<string, JsonValue>): void;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;
   readonly log: PluginLog;

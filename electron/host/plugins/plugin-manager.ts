@@ -19,6 +19,7 @@ import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
 import type { SideQuestions } from "./capabilities/side-question.js";
+import type { EventHub } from "../events.js";
 import {
   crashDecision,
   runtimeView,
@@ -81,6 +82,8 @@ export interface PluginManagerOptions {
   deadlines?: Partial<CallDeadlines>;
   /** `ctx.sideQuestion` (SPEC §7.3); absent = every side question answers null. */
   sideQuestions?: SideQuestions;
+  /** Where `ctx.emitToSession` events go (SPEC §8); absent = dropped. */
+  events?: Pick<EventHub, "emitPluginEvent">;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
   /**

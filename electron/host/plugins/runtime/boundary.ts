@@ -49,6 +49,8 @@ export interface CtxCalls {
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
   /** `ctx.sideQuestion` (SPEC §7.3); arguments cross as given, the host checks them. */
   sideQuestion: Call<{ token: unknown; prompt: unknown; options: unknown }, string | null>;
+  /** `ctx.emitToSession` (SPEC §8): `plugin.<id>.<event>` to the session's clients. */
+  emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, unknown> }, null>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }

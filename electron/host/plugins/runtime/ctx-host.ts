@@ -64,6 +64,8 @@ export interface CtxHostDeps {
   redact?(text: string): string;
   /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
   assertActive(): void;
+  /** Delivers this plugin's session events (SPEC §8); checks the arguments again. */
+  emitToSession?(sessionId: unknown, event: unknown, payload: unknown): void;
   /** `ctx.sideQuestion` for this plugin (SPEC §7.3); absent = always null. */
   sideQuestion?(token: unknown, prompt: unknown, options: unknown): Promise<string | null>;
 }
@@ -171,6 +173,11 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     registerAuxiliaryTask: ({ key, spec }) => {
       deps.assertActive();
       deps.slots.register(pluginId, key, spec);
+      return null;
+    },
+    emitToSession: ({ sessionId, event, payload }) => {
+      deps.assertActive();
+      deps.emitToSession?.(sessionId, event, payload);
       return null;
     },
     sideQuestion: async ({ token, prompt, options }) => {

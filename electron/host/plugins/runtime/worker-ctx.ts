@@ -23,6 +23,7 @@ import { taskKeyProblem } from "../../models/auxiliary-tasks.js";
 import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
 import { assertJson } from "../plugin-state.js";
+import { checkSessionEvent } from "../pages/session-events.js";
 import type { CtxCalls, Mirror, PluginCalls, WorkerInit } from "./boundary.js";
 import type { Endpoint } from "./endpoint.js";
 
@@ -183,6 +184,11 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerTool,
     registerAuxiliaryTask,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
+    emitToSession: (sessionId: string, event: string, payload: Record<string, unknown>) => {
+      // Checked here so the plugin gets the error where it called; delivery is fire and forget.
+      const checked = checkSessionEvent(sessionId, event, payload);
+      send("emitToSession", checked);
+    },
     sideQuestion: (token: unknown, prompt: unknown, options?: unknown) =>
       endpoint.call("sideQuestion", { token, prompt, options: plainOrNull(options) }),
     redact: (text: string, options?: { force?: boolean }) =>

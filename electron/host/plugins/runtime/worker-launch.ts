@@ -19,6 +19,8 @@ import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 import type { SideQuestions } from "../capabilities/side-question.js";
+import type { EventHub } from "../../events.js";
+import { sessionEmitter } from "../pages/session-events.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
 export interface WorkerServices {
@@ -35,6 +37,8 @@ export interface WorkerServices {
   deadlines?: Partial<CallDeadlines>;
   /** `ctx.sideQuestion` (SPEC §7.3). */
   sideQuestions?: SideQuestions;
+  /** Where `ctx.emitToSession` events go (SPEC §8). */
+  events?: Pick<EventHub, "emitPluginEvent">;
 }
 
 export interface WorkerRequest {
@@ -85,6 +89,7 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       onCall: () => o.budgets.countCall(pluginId),
       redact: (text) => o.redact(text),
       assertActive: request.assertActive,
+      ...(o.events && { emitToSession: sessionEmitter(o.events, pluginId) }),
       ...(o.sideQuestions && {
         sideQuestion: (token: unknown, prompt: unknown, options: unknown) =>
           o.sideQuestions!.ask(pluginId, token, prompt, options),
