@@ -78,12 +78,8 @@ describe("next-prompt", () => {
 
     await rig.ok("plugins.consent", { id: "next-prompt", grant: ["llm.side_question"] });
     await reply(sessionId, "Monday: gym.", '"Move the gym to Tuesday"');
-    const [event] = await waitFor(
-      () => (suggestions(sessionId).length > 0 ? suggestions(sessionId) : null),
-      5000,
-      "the suggestion event",
-    );
-    expect(event).toEqual({ text: "Move the gym to Tuesday" });
+    await waitFor(() => suggestions(sessionId).length > 0, 5000, "the suggestion event");
+    expect(suggestions(sessionId)).toEqual([{ text: "Move the gym to Tuesday" }]);
     const side = rig.main.requests.at(-1)!.body as any;
     expect(side.messages.at(-1)).toEqual({ role: "user", content: plugin.PROMPT });
     const { rows } = await rig.ok("session.usage", { sessionId });

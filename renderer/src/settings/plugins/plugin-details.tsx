@@ -1,7 +1,7 @@
 /**
  * The lower half of a plugin's row: its slash commands and its capabilities with their state
  * (granted, not granted, pending after an update), a Revoke button on a grant (the next call
- * obeys), and Review on pending ones (the consent screen again).
+ * obeys), and the consent screen again for the others (Review when pending, Grant… when declined).
  */
 import type { PluginCommandView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
 import { revokeKey } from "../../stores/plugin-consent-slice.js";
@@ -80,14 +80,21 @@ export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
                     Revoke
                   </Button>
                 ) : null}
-                {state === "pending" && plugin.enabled ? (
+                {state !== "granted" && plugin.enabled ? (
+                  // The consent screen again: for what is pending, or for this one declined earlier.
                   <Button
                     size="sm"
                     variant="ghost"
-                    aria-label={`Review ${text.label} for ${plugin.name}`}
-                    onClick={() => review({ id: plugin.id, pendingCapabilities: plugin.pendingCapabilities })}
+                    aria-label={`${state === "pending" ? "Review" : "Grant"} ${text.label} for ${plugin.name}`}
+                    onClick={() =>
+                      review({
+                        id: plugin.id,
+                        pendingCapabilities:
+                          state === "pending" ? plugin.pendingCapabilities : [capability.id],
+                      })
+                    }
                   >
-                    Review
+                    {state === "pending" ? "Review" : "Grant…"}
                   </Button>
                 ) : null}
                 {failure(revokes[revokeKey(plugin.id, capability.id)])}
