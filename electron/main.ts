@@ -23,6 +23,7 @@ import { ipcChannels } from "./host/rpc/contract.js";
 import { RpcError } from "./host/rpc/errors.js";
 import { errorResponse } from "./host/rpc/frames.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
+import { pluginPageSchemePrivileges, servePluginPages } from "./plugin-protocol.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
   appContentSecurityPolicy,
@@ -40,6 +41,7 @@ let mainWindow: BrowserWindow | undefined;
 
 protocol.registerSchemesAsPrivileged([
   { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  pluginPageSchemePrivileges,
 ]);
 app.enableSandbox();
 
@@ -107,6 +109,7 @@ void app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   serveRenderer();
+  servePluginPages((id) => host?.plugins.pageSite(id) ?? null, appOrigin);
 
   ipcMain.handle(ipcChannels.request, async (event, frame: { method?: unknown; params?: unknown }) => {
     if (!trusted(event) || !host) {

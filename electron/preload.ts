@@ -4,6 +4,7 @@
  */
 import { contextBridge, ipcRenderer } from "electron";
 import { ipcChannels, methodNames } from "./host/rpc/contract.js";
+import { isPluginMethod } from "./host/rpc/plugin-names.js";
 import type { EventFrame, ResponseFrame } from "./host/rpc/frames.js";
 
 type MethodFn = (params: unknown) => Promise<ResponseFrame>;
@@ -20,6 +21,16 @@ const methods: Record<string, MethodFn> = Object.freeze(
 
 contextBridge.exposeInMainWorld("hermes", {
   methods,
+  /** Plugin pages' calls (SPEC §8), relayed by the app after it scoped them to the page's plugin. */
+  pluginRequest(method: unknown, params: unknown): Promise<ResponseFrame> {
+    if (typeof method !== "string" || !isPluginMethod(method)) {
+      return Promise.reject(new Error("pluginRequest takes plugin.<id>.<method> names only."));
+    }
+    return ipcRenderer.invoke(ipcChannels.request, {
+      method,
+      params: params ?? {},
+    }) as Promise<ResponseFrame>;
+  },
   onEvent(listener: (frame: EventFrame) => void): () => void {
     const forward = (_event: unknown, frame: EventFrame) => listener(frame);
     ipcRenderer.on(ipcChannels.event, forward);

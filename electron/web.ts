@@ -53,6 +53,7 @@ async function main(): Promise<void> {
       token,
       port: args.port,
       staticDir,
+      pluginPages: (id) => host.plugins.pageSite(id),
     });
   } catch (err) {
     const code = (err as { code?: string }).code;

@@ -29,6 +29,7 @@ import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
 import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
 import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
+import { PluginRpcDispatcher } from "./plugins/pages/plugin-rpc-dispatch.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
@@ -157,13 +158,14 @@ export function createHost(options: HostOptions): Host {
     llm: pluginLlm,
     budgets,
     sideQuestions,
-    events,
     runtime: pluginRuntime,
     ...options.pluginTimings,
     redact: (text, opts) => redactor.redact(text, opts),
     log,
     clock,
     onChange: () => events.emit("plugins.changed", null, {}),
+    emitPluginEvent: (pluginId, event, sessionId, payload) =>
+      events.emitPlugin(pluginId, event, sessionId, payload),
     onConsentRequired: (id, pendingCapabilities) =>
       events.emit("plugin.consent_required", null, { id, pendingCapabilities }),
   });
@@ -173,6 +175,10 @@ export function createHost(options: HostOptions): Host {
     clock,
     declared: (id) => plugins.declaredCapabilities(id),
     view: (id) => plugins.get(id),
+  });
+  const pluginRpc = new PluginRpcDispatcher({
+    registry: plugins.rpc,
+    isLoaded: (id) => plugins.isLoaded(id),
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessions = new SessionService({
@@ -244,6 +250,10 @@ export function createHost(options: HostOptions): Host {
         error: err instanceof Error ? (err.stack ?? err.message) : String(err),
       }),
     (text) => redactor.redact(text, { force: true }),
+    async (method, params) => {
+      await plugins.ready();
+      return pluginRpc.call(method, params);
+    },
   );
 
   return {

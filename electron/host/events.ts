@@ -1,6 +1,7 @@
 /** One channel for every host → client event; transports subscribe and forward frames. */
-import type { EventName, EventPayloads, PluginEventType, SessionEventName } from "./rpc/events.js";
+import type { EventName, EventPayloads, SessionEventName } from "./rpc/events.js";
 import type { EventFrame } from "./rpc/frames.js";
+import { pluginEventType } from "./rpc/plugin-names.js";
 
 export type EventListener = (frame: EventFrame) => void;
 
@@ -13,20 +14,10 @@ export class EventHub {
     sessionId: E extends SessionEventName ? string : null,
     payload: EventPayloads[E],
   ): void {
-    this.deliver({ jsonrpc: "2.0", method: "event", params: { type, session_id: sessionId, payload } });
+    this.send({ jsonrpc: "2.0", method: "event", params: { type, session_id: sessionId, payload } });
   }
 
-  /** A plugin's session event (SPEC §8), `plugin.<id>.<event>`; checked by plugins/pages/session-events.ts. */
-  emitPluginEvent(type: PluginEventType, sessionId: string, payload: Record<string, unknown>): void {
-    this.deliver({ jsonrpc: "2.0", method: "event", params: { type, session_id: sessionId, payload } });
-  }
-
-  subscribe(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private deliver(frame: EventFrame): void {
+  private send(frame: EventFrame): void {
     for (const listener of this.listeners) {
       try {
         listener(frame);
@@ -34,5 +25,22 @@ export class EventHub {
         // A broken connection must not stop delivery to the others; transports clean up themselves.
       }
     }
+  }
+
+  /**
+   * A plugin's session event (SPEC §8 `ctx.emitToSession`), type `plugin.<id>.<event>`; the caller
+   * validated the names and the payload.
+   */
+  emitPlugin(pluginId: string, event: string, sessionId: string, payload: Record<string, unknown>): void {
+    this.send({
+      jsonrpc: "2.0",
+      method: "event",
+      params: { type: pluginEventType(pluginId, event), session_id: sessionId, payload },
+    });
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }

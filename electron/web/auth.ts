@@ -70,6 +70,20 @@ export function checkOrigin(req: IncomingMessage, rules: AccessRules): AccessVer
   return { ok: true };
 }
 
+/**
+ * Plugin page files (SPEC §8): this app's Host only; the Origin may also be "null", the opaque
+ * origin of a sandboxed page loading its own module scripts.
+ */
+export function checkPageRequest(req: IncomingMessage, rules: AccessRules): AccessVerdict {
+  if (req.headers.origin === "null") {
+    const host = req.headers.host;
+    return host && allowedHosts(rules.port()).has(host.toLowerCase())
+      ? { ok: true }
+      : { ok: false, status: 403, why: "Host header is not this app's" };
+  }
+  return checkOrigin(req, rules);
+}
+
 export function checkToken(given: string | null, rules: AccessRules): AccessVerdict {
   if (given && sameToken(given, rules.token)) return { ok: true };
   return { ok: false, status: 401, why: given ? "wrong token" : "no token" };

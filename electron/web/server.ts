@@ -13,10 +13,13 @@ import type { EventHub } from "../host/events.js";
 import { RpcError } from "../host/rpc/errors.js";
 import { errorResponse } from "../host/rpc/frames.js";
 import type { Router } from "../host/rpc/router.js";
+import { PLUGIN_PAGES_PATH, pluginIdPattern } from "../host/rpc/plugin-names.js";
 import { RPC_SUBPROTOCOL } from "../host/rpc/web-token.js";
+import { servePluginPage, type PageSite } from "../host/plugins/pages/page-site.js";
 import {
   bearerToken,
   checkOrigin,
+  checkPageRequest,
   checkToken,
   requireStrongToken,
   subprotocolToken,
@@ -33,6 +36,8 @@ export interface WebServerOptions {
   port?: number;
   /** The built renderer (`out/renderer`). */
   staticDir: string;
+  /** The page folders of an enabled plugin (SPEC §8), served at `/plugin-pages/<id>/…`. */
+  pluginPages?: (pluginId: string) => PageSite | null;
   /** Where a line about a dropped connection goes; default stderr. */
   log?: (line: string) => void;
 }
@@ -47,6 +52,7 @@ export interface WebServer {
 /** Loopback only, by construction: there is no option to bind anywhere else. */
 const loopback = "127.0.0.1";
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+const pluginPagesPrefix = PLUGIN_PAGES_PATH;
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res
@@ -80,6 +86,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", `http://${loopback}:${port}`);
+    if (url.pathname.startsWith(pluginPagesPrefix)) return handlePluginPage(req, res, url);
     const origin = checkOrigin(req, rules);
     if (!origin.ok) return refuse(res, origin.status, `Forbidden: ${origin.why}.`);
     const unauthorized = "Unauthorized: open the URL Hermes Desktop printed at launch.";
@@ -92,6 +99,24 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const queryToken = url.searchParams.get("token");
     if (queryToken !== null && !checkToken(queryToken, rules).ok) return refuse(res, 401, unauthorized);
     return serveStatic(options.staticDir, url.pathname, res, port);
+  }
+
+  /** No token: page files hold no secret, and the page (an opaque origin) could not send one. */
+  async function handlePluginPage(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const verdict = checkPageRequest(req, rules);
+    if (!verdict.ok) return refuse(res, verdict.status, `Forbidden: ${verdict.why}.`);
+    if (req.method !== "GET" && req.method !== "HEAD") return refuse(res, 405, "Method not allowed");
+    const rest = url.pathname.slice(pluginPagesPrefix.length);
+    const slash = rest.indexOf("/");
+    const pluginId = slash > 0 ? rest.slice(0, slash) : "";
+    const site = pluginIdPattern.test(pluginId) ? (options.pluginPages?.(pluginId) ?? null) : null;
+    const answer = await servePluginPage(site, slash > 0 ? rest.slice(slash + 1) : "", {
+      base: `${pluginPagesPrefix}${pluginId}/`,
+      selfOrigin: `http://${req.headers.host ?? `${loopback}:${port}`}`,
+      frameAncestors: [`http://${loopback}:${port}`, `http://localhost:${port}`],
+    });
+    res.writeHead(answer.status, answer.headers);
+    res.end(req.method === "HEAD" ? undefined : answer.body);
   }
 
   server.on("connection", (socket) => {

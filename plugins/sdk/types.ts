@@ -267,6 +267,21 @@ export interface SideQuestionOptions {
   timeout?: number;
 }
 
+/** What a `ctx.registerRpc` handler learns about its call (SPEC §8). */
+export interface RpcContext {
+  /** The session the calling page is shown with (`params.session_id`); null for a script's call. */
+  sessionId: string | null;
+}
+
+/**
+ * A `plugin.<id>.<method>` handler: it returns a JSON value (or a Promise of one; nothing answers
+ * null). A throw answers `plugin_rpc_failed`; past 60 s the call fails with `plugin_timeout`.
+ */
+export type RpcHandler = (
+  params: { [key: string]: JsonValue },
+  context: RpcContext,
+) => JsonValue | void | Promise<JsonValue | void>;
+
 export interface PluginContext {
   readonly pluginId: string;
   readonly llm: PluginLlm;
@@ -280,6 +295,17 @@ export interface PluginContext {
    * registering again replaces this plugin's entry. Call it with `ctx.llm` `task: key`.
    */
   registerAuxiliaryTask(key: string, spec: AuxiliaryTaskSpec): void;
+  /**
+   * A method the plugin's pages (and scripts) call as `plugin.<id>.<method>` (SPEC §8). `method` is
+   * dot-separated segments of `[A-Za-z0-9_-]`, at most 128 characters; registering again replaces it.
+   * For model calls answer at once (e.g. `{job}`) and deliver the result with `emitToSession`.
+   */
+  registerRpc(method: string, handler: RpcHandler): void;
+  /**
+   * Sends `plugin.<id>.<event>` with `payload` (a plain JSON object, at most 1 MB) to the clients
+   * and pages showing `sessionId`. `event` follows the method name rules; a bad one throws.
+   */
+  emitToSession(sessionId: string, event: string, payload: { [key: string]: JsonValue }): void;
   hasCapability(id: CapabilityId | string): boolean;
   /**
    * Asks the session's own agent one question after a turn (SPEC §7.3; needs `llm.side_question`):
@@ -291,12 +317,6 @@ export interface PluginContext {
    * spent; neither spends the token. Don't await it inside the hook: hooks are time-bounded.
    */
   sideQuestion(token: string | null, prompt: string, options?: SideQuestionOptions): Promise<string | null>;
-  /**
-   * Sends `plugin.<id>.<event>` with `payload` to the clients showing the session (SPEC §8). The
-   * event is dot-separated segments of `[A-Za-z0-9_-]`, at most 128 characters; the payload a
-   * JSON object. Throws PluginEventError for anything else.
-   */
-  emitToSession(sessionId: string, event: string, payload: Record<string, JsonValue>): void;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;
   readonly log: PluginLog;

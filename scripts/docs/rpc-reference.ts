@@ -121,6 +121,16 @@ export function renderReference(): string {
     if (schema.additionalProperties === false) out.push("  - no other fields");
     out.push(`- result: \`${text.get(`R${i}`)}\``, "");
   });
+  out.push(
+    "### `plugin.<id>.<method>`",
+    "",
+    "- params: the plugin's own JSON object, plus `session_id` (the session its page is shown with)",
+    "- result: the handler's JSON value (`ctx.registerRpc`, SPEC §8)",
+    "- reasons: `plugin_not_found` (unknown or disabled plugin), `method_not_found`, `invalid_params`,",
+    "  `plugin_rpc_failed` (the handler threw or answered something that is not JSON), `plugin_timeout`",
+    "  (60 s), `plugin_unresponsive`, `plugin_busy` (too many calls of that plugin in flight)",
+    "",
+  );
   out.push("## Events", "", "Frames: `{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":{\"type\",\"session_id\",\"payload\"}}`.", "");
   out.push("| event | `session_id` | payload | meaning |", "| --- | --- | --- | --- |");
   events.forEach((name, i) => {
@@ -128,6 +138,9 @@ export function renderReference(): string {
     const payload = (text.get(`E${i}`) ?? "").replace(/\|/g, "\\|");
     out.push(`| \`${name}\` | ${scope === "session" ? "the session's id" : "null"} | \`${payload}\` | ${doc} |`);
   });
+  out.push(
+    "| `plugin.<id>.<event>` | the session's id | the plugin's JSON object | A plugin's session event (`ctx.emitToSession`); a plugin page hears only its own plugin's, for its session. |",
+  );
   out.push("", "## Types", "");
   for (const [, declaration] of [...named].sort(([a], [b]) => a.localeCompare(b)))
     out.push("```ts", declaration, "```", "");

@@ -37,6 +37,10 @@ export function fakeClient(handlers: Handlers): FakeClient {
       eventListeners.add(listener);
       return () => void eventListeners.delete(listener);
     },
+    async callPlugin(method) {
+      throw new HermesRpcError("method_not_found", `The test did not expect "${method}".`);
+    },
+    onPluginEvent: () => () => undefined,
     onStatusChange(listener) {
       statusListeners.add(listener);
       return () => void statusListeners.delete(listener);

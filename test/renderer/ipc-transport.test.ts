@@ -62,6 +62,11 @@ function bridgeTo(host: Host): HermesBridge {
   );
   return {
     methods: Object.freeze(methods),
+    pluginRequest: async (method, params) =>
+      (await host.router.handle(
+        { jsonrpc: "2.0", id: 1, method, params: params ?? {} },
+        { connectionId: "window:1" },
+      )) as ResponseFrame,
     onEvent: (listener: (frame: EventFrame) => void) => host.events.subscribe(listener),
   };
 }
@@ -134,6 +139,7 @@ describe("IPC client", () => {
   it("reports a method the bridge lacks, and a bridge that fails, as HermesRpcErrors", async () => {
     const bridge: HermesBridge = {
       methods: { "host.info": async () => Promise.reject(new Error("Render frame was disposed")) },
+      pluginRequest: async () => Promise.reject(new Error("Render frame was disposed")),
       onEvent: () => () => undefined,
     };
     const client = createIpcClient(bridge);

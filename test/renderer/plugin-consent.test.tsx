@@ -163,9 +163,10 @@ describe("the next-prompt chip", () => {
     const { stores } = renderApp(client);
     const state = stores.chat.nextPrompt.getState();
     act(() =>
-      state.handleEvent({
-        type: "plugin.next-prompt.suggestion",
-        session_id: "s1",
+      state.handlePluginEvent({
+        pluginId: "next-prompt",
+        event: "suggestion",
+        sessionId: "s1",
         payload: { text: "Book the dentist" },
       }),
     );
@@ -179,9 +180,12 @@ describe("the next-prompt chip", () => {
     );
     expect(stores.chat.nextPrompt.getState().suggestions).toEqual({});
     act(() =>
-      stores.chat.nextPrompt
-        .getState()
-        .handleEvent({ type: "plugin.other.suggestion", session_id: "s1", payload: { text: "x" } }),
+      stores.chat.nextPrompt.getState().handlePluginEvent({
+        pluginId: "other",
+        event: "suggestion",
+        sessionId: "s1",
+        payload: { text: "x" },
+      }),
     );
     expect(stores.chat.nextPrompt.getState().suggestions).toEqual({});
   });
@@ -190,9 +194,10 @@ describe("the next-prompt chip", () => {
     const client = fakeClient(handlers(() => []));
     const stores = createAppStores(client);
     const picked: string[] = [];
-    stores.chat.nextPrompt.getState().handleEvent({
-      type: "plugin.next-prompt.suggestion",
-      session_id: "s1",
+    stores.chat.nextPrompt.getState().handlePluginEvent({
+      pluginId: "next-prompt",
+      event: "suggestion",
+      sessionId: "s1",
       payload: { text: "Book the dentist" },
     });
     render(

@@ -19,7 +19,6 @@ import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
 import type { SideQuestions } from "./capabilities/side-question.js";
-import type { EventHub } from "../events.js";
 import {
   crashDecision,
   runtimeView,
@@ -36,6 +35,9 @@ import { unpackedPath } from "./runtime/runtime-paths.js";
 import type { SessionEnd } from "./runtime/worker-session.js";
 import { mirrorFor, openPluginWorker } from "./runtime/worker-launch.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { PluginRpcRegistry } from "./pages/rpc-registry.js";
+import type { PageSite } from "./pages/page-site.js";
+import type { PluginEventSink } from "./runtime/worker-launch.js";
 import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 
 export type { PluginCommandView, PluginStatus, PluginView } from "../rpc/methods/plugins.js";
@@ -82,8 +84,10 @@ export interface PluginManagerOptions {
   deadlines?: Partial<CallDeadlines>;
   /** `ctx.sideQuestion` (SPEC §7.3); absent = every side question answers null. */
   sideQuestions?: SideQuestions;
-  /** Where `ctx.emitToSession` events go (SPEC §8); absent = dropped. */
-  events?: Pick<EventHub, "emitPluginEvent">;
+  /** `plugin.<id>.<method>` handlers (SPEC §8); the manager makes its own when absent. */
+  rpc?: PluginRpcRegistry;
+  /** Where `ctx.emitToSession` events go (the host's event hub). */
+  emitPluginEvent?: PluginEventSink;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
   /**
@@ -99,6 +103,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 
 export class PluginManager {
   readonly userDir: string;
+  readonly rpc: PluginRpcRegistry;
   private records = new Map<string, PluginRecord>();
   private unwatch: (() => void) | null = null;
   private closed = false;
@@ -106,6 +111,21 @@ export class PluginManager {
 
   constructor(private readonly options: PluginManagerOptions) {
     this.userDir = path.join(options.home, "plugins");
+    this.rpc = options.rpc ?? new PluginRpcRegistry();
+  }
+
+  /** The folders a loaded plugin's pages are served from (SPEC §8); null when it has none. */
+  pageSite(id: string): PageSite | null {
+    const record = this.records.get(id);
+    if (record?.status !== "loaded" || record.found.kind !== "valid") return null;
+    const { dir, manifest } = record.found;
+    if (manifest.pages.length === 0) return null;
+    return { root: dir, dirs: manifest.pages.map((page) => path.dirname(path.resolve(dir, page.entry))) };
+  }
+
+  /** Whether the plugin is enabled and its `register` finished (its RPC methods answer). */
+  isLoaded(id: string): boolean {
+    return this.records.get(id)?.status === "loaded";
   }
 
   /** Discovers plugins and loads the enabled ones; hand edits of `plugins.*` are followed after this. */
@@ -325,20 +345,23 @@ export class PluginManager {
     }
     const running = {} as Running;
     try {
-      running.session = await openPluginWorker(o, {
-        pluginId: id,
-        heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
-        mirror: this.mirrorFor(found),
-        session: () => running.session,
-        assertActive: () => {
-          if (record.running !== running) {
-            throw new PluginInactiveError(
-              `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
-            );
-          }
+      running.session = await openPluginWorker(
+        { ...o, rpc: this.rpc },
+        {
+          pluginId: id,
+          heapMb: this.entry(id)?.limits?.heap_mb ?? DEFAULT_HEAP_MB,
+          mirror: this.mirrorFor(found),
+          session: () => running.session,
+          assertActive: () => {
+            if (record.running !== running) {
+              throw new PluginInactiveError(
+                `Plugin '${id}' is disabled; enable it in Settings → Plugins first.`,
+              );
+            }
+          },
+          onEnd: (end) => this.onWorkerEnd(record, running, end),
         },
-        onEnd: (end) => this.onWorkerEnd(record, running, end),
-      });
+      );
     } catch (error) {
       return this.fail(record, `The plugin host could not start: ${describe(error)}`);
     }
@@ -410,6 +433,7 @@ export class PluginManager {
     this.options.hooks.removePlugin(id);
     this.options.tools.removePlugin(id);
     this.options.slots.removePlugin(id);
+    this.rpc.removePlugin(id);
     const wasLoaded = record.status === "loaded";
     record.status = status;
     if (status === "disabled") {

@@ -16,6 +16,12 @@ export type ErrorReason =
   | "config_unreadable"
   | "plugin_not_found"
   | "plugin_rpc_failed"
+  // Plugin RPC (SPEC §8, §5.4): no answer within the deadline, the worker died, too many calls
+  // in flight for that plugin, or a page calling another plugin's method.
+  | "plugin_timeout"
+  | "plugin_unresponsive"
+  | "plugin_busy"
+  | "plugin_forbidden"
   | "internal_error";
 
 /** JSON-RPC 2.0 error codes, with an app range for reasons JSON-RPC has no code for. */
@@ -34,6 +40,10 @@ export const errorCodes: Record<ErrorReason, number> = {
   config_unreadable: -32007,
   plugin_not_found: -32010,
   plugin_rpc_failed: -32011,
+  plugin_timeout: -32012,
+  plugin_unresponsive: -32013,
+  plugin_busy: -32014,
+  plugin_forbidden: -32015,
 };
 
 export interface RpcErrorData {

@@ -75,30 +75,14 @@ export const eventTable: {
 
 export const eventNames = Object.keys(eventTable) as EventName[];
 
-/** A plugin's session event (SPEC §8 `ctx.emitToSession`): `plugin.<plugin id>.<event>`. */
-export type PluginEventType = `plugin.${string}.${string}`;
-
-export interface PluginSessionEvent {
-  type: PluginEventType;
-  session_id: string;
-  payload: Record<string, unknown>;
-}
-
-const pluginEventPattern = /^plugin\.[a-z0-9_-]{1,64}\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
-
-export const isPluginEventType = (type: unknown): type is PluginEventType =>
-  typeof type === "string" && type.length <= 200 && pluginEventPattern.test(type) && !isEventName(type);
-
 /** The `params` of an event frame, one member per event: `type` narrows `payload`. */
-export type HostEvent =
-  | {
-      [E in EventName]: {
-        type: E;
-        session_id: E extends SessionEventName ? string : null;
-        payload: EventPayloads[E];
-      };
-    }[EventName]
-  | PluginSessionEvent;
+export type HostEvent = {
+  [E in EventName]: {
+    type: E;
+    session_id: E extends SessionEventName ? string : null;
+    payload: EventPayloads[E];
+  };
+}[EventName];
 
 export const isEventName = (name: unknown): name is EventName =>
   typeof name === "string" && Object.prototype.hasOwnProperty.call(eventTable, name);
@@ -106,19 +90,7 @@ export const isEventName = (name: unknown): name is EventName =>
 /** An event frame's params when its type is one of the table's; anything else is not an event. */
 export function readHostEvent(params: unknown): HostEvent | null {
   if (typeof params !== "object" || params === null) return null;
-  const {
-    type,
-    session_id: sessionId,
-    payload,
-  } = params as {
-    type?: unknown;
-    session_id?: unknown;
-    payload?: unknown;
-  };
-  if (isPluginEventType(type)) {
-    const isObject = typeof payload === "object" && payload !== null && !Array.isArray(payload);
-    return typeof sessionId === "string" && isObject ? (params as PluginSessionEvent) : null;
-  }
+  const { type, session_id: sessionId } = params as { type?: unknown; session_id?: unknown };
   if (!isEventName(type)) return null;
   const scoped = eventTable[type].scope === "session";
   return (scoped ? typeof sessionId === "string" : sessionId === null) ? (params as HostEvent) : null;

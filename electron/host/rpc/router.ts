@@ -7,6 +7,7 @@ import { isMethodName, methodTable, type MethodName, type ParamsOf, type ResultO
 import { RpcError } from "./errors.js";
 import { errorResponse, type ResponseFrame } from "./frames.js";
 import { MAX_PARAM_DEPTH, tooDeepAt } from "./param-depth.js";
+import { isPluginMethod } from "./plugin-names.js";
 
 /** Who is calling: the transport fills this in; handlers use it for scoping (e.g. gatewaySessionKey). */
 export interface CallContext {
@@ -19,6 +20,9 @@ export type HandlerTable = { [M in MethodName]: Handler<M> };
 
 /** Maps an error a service threw to the frame the client sees; returns null for unexpected errors. */
 export type ErrorMapper = (err: unknown) => RpcError | null;
+
+/** Answers `plugin.<id>.<method>` (SPEC §8): not in the table, its params are the plugin's own. */
+export type PluginCall = (method: string, params: unknown, ctx: CallContext) => Promise<unknown>;
 
 export interface Router {
   handle(frame: unknown, ctx: CallContext): Promise<ResponseFrame | null>;
@@ -60,6 +64,7 @@ export function createRouter(
   logError: (e: unknown) => void,
   /** Masks secrets in error messages (a provider's answer quoted in a `provider_error`). */
   redact: (text: string) => string = (text) => text,
+  pluginCall?: PluginCall,
 ): Router {
   const fail = errorResponse;
 
@@ -76,7 +81,8 @@ export function createRouter(
           new RpcError("invalid_request", 'A request needs jsonrpc "2.0", a string method and an id'),
         );
       }
-      if (!isMethodName(method)) {
+      const forPlugin = isPluginMethod(method) ? pluginCall : undefined;
+      if (!forPlugin && !isMethodName(method)) {
         return fail(requestId, new RpcError("method_not_found", `Unknown method "${method}"`));
       }
       const input = params ?? {};
@@ -92,8 +98,8 @@ export function createRouter(
           ),
         );
       }
-      const validate = validatorFor(method);
-      if (!validate(input)) {
+      const validate = forPlugin ? null : validatorFor(method as MethodName);
+      if (validate && !validate(input)) {
         const first = validate.errors?.[0];
         const { message, key } = first
           ? describeParamError(first)
@@ -101,9 +107,14 @@ export function createRouter(
         return fail(requestId, new RpcError("invalid_params", message, { key }));
       }
       try {
-        const handler = handlers[method] as (p: unknown, c: CallContext) => Promise<unknown>;
-        const result = await handler(input, ctx);
-        return { jsonrpc: "2.0", id: requestId, result: result ?? {} };
+        const result = forPlugin
+          ? await forPlugin(method, input, ctx)
+          : await (handlers[method as MethodName] as (p: unknown, c: CallContext) => Promise<unknown>)(
+              input,
+              ctx,
+            );
+        // A plugin's null is its answer; the table's methods answer `{}` for nothing.
+        return { jsonrpc: "2.0", id: requestId, result: forPlugin ? result : (result ?? {}) };
       } catch (err) {
         const mapped = err instanceof RpcError ? err : mapError(err);
         if (mapped) return fail(requestId, new RpcError(mapped.reason, redact(mapped.message), mapped.extra));

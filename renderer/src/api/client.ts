@@ -4,9 +4,10 @@
  */
 import type { MethodName, ParamsOf, ResultOf } from "../../../electron/host/rpc/contract.js";
 import type { HostEvent } from "../../../electron/host/rpc/events.js";
+import type { PluginEvent } from "../../../electron/host/rpc/plugin-names.js";
 
 /** A host push: `{type, session_id, payload}` of an event frame, typed by the contract's event table. */
-export type { HostEvent };
+export type { HostEvent, PluginEvent };
 
 /** "connecting" only before the first connection; "reconnecting" after one was lost. */
 export type ConnectionStatus = "connecting" | "connected" | "reconnecting";
@@ -16,6 +17,10 @@ export type Unsubscribe = () => void;
 export interface HermesClient {
   call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
   onEvent(listener: (event: HostEvent) => void): Unsubscribe;
+  /** `plugin.<id>.<method>` (SPEC §8): not in the method table, so untyped; for plugin pages. */
+  callPlugin(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** `plugin.<id>.<event>` session events, for the plugin pages showing that session. */
+  onPluginEvent(listener: (event: PluginEvent) => void): Unsubscribe;
   readonly status: ConnectionStatus;
   onStatusChange(listener: (status: ConnectionStatus) => void): Unsubscribe;
   close(): void;

@@ -7,7 +7,14 @@
 import type { MethodName, ParamsOf, ResultOf } from "../../../electron/host/rpc/contract.js";
 import type { ResponseFrame } from "../../../electron/host/rpc/frames.js";
 import { readHostEvent } from "../../../electron/host/rpc/events.js";
-import { ListenerSet, type ConnectionStatus, type HermesClient, type HostEvent } from "./client.js";
+import { isPluginMethod, readPluginEvent } from "../../../electron/host/rpc/plugin-names.js";
+import {
+  ListenerSet,
+  type ConnectionStatus,
+  type HermesClient,
+  type HostEvent,
+  type PluginEvent,
+} from "./client.js";
 import { connectionLostError, HermesRpcError } from "./rpc-error.js";
 
 /** The part of the WebSocket API this client uses; the browser's and the `ws` package's both fit. */
@@ -53,6 +60,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
 
   const events = new ListenerSet<HostEvent>();
+  const pluginEvents = new ListenerSet<PluginEvent>();
   const statusListeners = new ListenerSet<ConnectionStatus>();
   const pending = new Map<number, PendingCall>();
   /** Calls made before the very first connection opened; sent once it does. */
@@ -89,6 +97,10 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
     if (candidate.method === "event") {
       const event = readHostEvent(candidate.params);
       if (event) events.emit(event);
+      else {
+        const pluginEvent = readPluginEvent(candidate.params);
+        if (pluginEvent) pluginEvents.emit(pluginEvent);
+      }
       return;
     }
     if (typeof candidate.id !== "number") return;
@@ -143,6 +155,37 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
     retryTimer = setTimeout(connect, delay);
   };
 
+  const request = (method: string, params: unknown): Promise<unknown> =>
+    new Promise<unknown>((resolve, reject) => {
+      if (closed) {
+        reject(
+          new HermesRpcError(
+            "connection_lost",
+            "This connection to Hermes Desktop was closed; reload the page.",
+          ),
+        );
+        return;
+      }
+      const send = (): void => {
+        const ws = socket;
+        if (!ws || ws.readyState !== socketOpen) {
+          reject(connectionLostError(method));
+          return;
+        }
+        const id = nextId++;
+        pending.set(id, { method, resolve, reject });
+        try {
+          ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+        } catch {
+          pending.delete(id);
+          reject(connectionLostError(method));
+        }
+      };
+      // Before the first connection, wait for it; while reconnecting, fail fast so nobody waits on a spinner.
+      if (status === "connecting") queued.push({ method, send, reject });
+      else send();
+    });
+
   connect();
 
   return {
@@ -150,36 +193,15 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
       return status;
     },
     call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-      return new Promise<ResultOf<M>>((resolve, reject) => {
-        if (closed) {
-          reject(
-            new HermesRpcError(
-              "connection_lost",
-              "This connection to Hermes Desktop was closed; reload the page.",
-            ),
-          );
-          return;
-        }
-        const send = (): void => {
-          const ws = socket;
-          if (!ws || ws.readyState !== socketOpen) {
-            reject(connectionLostError(method));
-            return;
-          }
-          const id = nextId++;
-          pending.set(id, { method, resolve: (result) => resolve(result as ResultOf<M>), reject });
-          try {
-            ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-          } catch {
-            pending.delete(id);
-            reject(connectionLostError(method));
-          }
-        };
-        // Before the first connection, wait for it; while reconnecting, fail fast so nobody waits on a spinner.
-        if (status === "connecting") queued.push({ method, send, reject });
-        else send();
-      });
+      return request(method, params) as Promise<ResultOf<M>>;
     },
+    callPlugin(method, params) {
+      if (!isPluginMethod(method)) {
+        return Promise.reject(new HermesRpcError("method_not_found", `"${method}" is not a plugin method.`));
+      }
+      return request(method, params);
+    },
+    onPluginEvent: (listener) => pluginEvents.add(listener),
     onEvent: (listener) => events.add(listener),
     onStatusChange: (listener) => statusListeners.add(listener),
     close() {
@@ -191,6 +213,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
       rejectAll(() => new HermesRpcError("connection_lost", "The connection to Hermes Desktop was closed."));
       ws?.close();
       events.clear();
+      pluginEvents.clear();
       statusListeners.clear();
     },
   };

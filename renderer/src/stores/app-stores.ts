@@ -5,6 +5,7 @@
  */
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
+import { connectPageFrame, type PageScope } from "../plugins/page-bridge.js";
 import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
@@ -23,6 +24,8 @@ export interface AppStores {
   navigation: StoreApi<NavigationState>;
   plugins: StoreApi<PluginsState>;
   chat: ChatStores;
+  /** Relays one plugin page frame's bridge (SPEC §8); returns the function that stops it. */
+  connectPageFrame(frame: HTMLIFrameElement, scope: PageScope): () => void;
 }
 
 export function createAppStores(client: HermesClient): AppStores {
@@ -39,6 +42,7 @@ export function createAppStores(client: HermesClient): AppStores {
     navigation: createNavigationStore(),
     plugins: createPluginsStore(client),
     chat: createChatStores(client),
+    connectPageFrame: (frame, scope) => connectPageFrame(client, window, frame, scope),
   };
 }
 

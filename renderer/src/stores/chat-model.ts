@@ -3,11 +3,7 @@
  * a type error here.
  */
 import type { ResultOf } from "../../../electron/host/rpc/contract.js";
-import {
-  isPluginEventType,
-  type EventPayloads,
-  type SessionEventName,
-} from "../../../electron/host/rpc/events.js";
+import type { EventPayloads, SessionEventName } from "../../../electron/host/rpc/events.js";
 import type { HostEvent } from "../api/client.js";
 
 export type ChatMessage = ResultOf<"session.messages">["messages"][number];
@@ -27,7 +23,6 @@ export type ChatEvent =
 /** Null for app-wide events other than `sessions.changed`; the types come from the event table. */
 export function toChatEvent(event: HostEvent): ChatEvent | null {
   if (event.type === "sessions.changed") return { type: event.type };
-  // Plugins' own events (`plugin.<id>.<event>`) are not the transcript's.
-  if (event.session_id === null || isPluginEventType(event.type)) return null;
+  if (event.session_id === null) return null;
   return { type: event.type, sessionId: event.session_id, ...event.payload } as ChatEvent;
 }

@@ -65,6 +65,10 @@ export function connectChatStores(client: HermesClient, stores: ChatStores): () 
     if (event.type === "session.title") stores.sessions.getState().applyTitle(event.sessionId, event.title);
     stores.transcript.getState().handleEvent(event);
   });
+  // Plugins' session events the chat itself shows (the next-prompt chip).
+  const stopPluginEvents = client.onPluginEvent((event) =>
+    stores.nextPrompt.getState().handlePluginEvent(event),
+  );
   let lastStatus = client.status;
   const stopStatus = client.onStatusChange((status) => {
     if (status === "connected" && lastStatus === "reconnecting" && listLoaded) {
@@ -79,6 +83,7 @@ export function connectChatStores(client: HermesClient, stores: ChatStores): () 
   });
   return () => {
     stopEvents();
+    stopPluginEvents();
     stopStatus();
     stopWatching();
   };

@@ -3,7 +3,11 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 
 export type SettingsSection = "providers" | "models" | "chat" | "memory" | "appearance" | "plugins";
 
-export type Screen = { name: "chat" } | { name: "settings"; section: SettingsSection };
+export type Screen =
+  | { name: "chat" }
+  | { name: "settings"; section: SettingsSection }
+  /** A plugin's page (SPEC §8), shown with the open chat's session. */
+  | { name: "plugin-page"; pluginId: string; pageId: string };
 
 export type ProviderDialog = { mode: "closed" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
@@ -12,6 +16,7 @@ export interface NavigationState {
   providerDialog: ProviderDialog;
   goToChat(): void;
   goToSettings(section?: SettingsSection): void;
+  goToPluginPage(pluginId: string, pageId: string): void;
   openAddProvider(): void;
   openEditProvider(providerId: string): void;
   closeProviderDialog(): void;
@@ -27,11 +32,15 @@ export function createNavigationStore(): StoreApi<NavigationState> {
       const fallback = current.name === "settings" ? current.section : "providers";
       set({ screen: { name: "settings", section: section ?? fallback } });
     },
+    goToPluginPage: (pluginId, pageId) => set({ screen: { name: "plugin-page", pluginId, pageId } }),
     openAddProvider: () => set({ providerDialog: { mode: "add" } }),
     openEditProvider: (providerId) => set({ providerDialog: { mode: "edit", providerId } }),
     closeProviderDialog: () => set({ providerDialog: { mode: "closed" } }),
   }));
 }
+
+export const selectPluginPage = (state: NavigationState): { pluginId: string; pageId: string } | null =>
+  state.screen.name === "plugin-page" ? state.screen : null;
 
 export const selectSettingsSection = (state: NavigationState): SettingsSection | null =>
   state.screen.name === "settings" ? state.screen.section : null;

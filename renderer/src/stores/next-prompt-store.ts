@@ -1,16 +1,20 @@
 /**
- * Suggested next messages from the bundled `next-prompt` plugin: the session event
+ * Suggested next messages from the bundled `next-prompt` plugin: its session event
  * `plugin.next-prompt.suggestion` {text} per chat, shown as a chip above the message box until the
  * chat's next turn starts (then it is about an older reply) or the person uses or dismisses it.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { HostEvent } from "../api/client.js";
+import type { HostEvent, PluginEvent } from "../api/client.js";
 
-export const SUGGESTION_EVENT = "plugin.next-prompt.suggestion";
+export const SUGGESTION_PLUGIN = "next-prompt";
+export const SUGGESTION_EVENT = "suggestion";
 
 export interface NextPromptState {
   /** By session id. */
   suggestions: Readonly<Record<string, string>>;
+  /** `plugin.next-prompt.suggestion` sets the chat's suggestion. */
+  handlePluginEvent(event: PluginEvent): void;
+  /** A turn that starts makes the chat's suggestion stale. */
   handleEvent(event: HostEvent): void;
   dismiss(sessionId: string): void;
 }
@@ -25,13 +29,14 @@ export function createNextPromptStore(): StoreApi<NextPromptState> {
     };
     return {
       suggestions: {},
-      handleEvent(event) {
-        if (event.session_id === null) return;
-        if (event.type === "session.turn.started") return without(event.session_id);
-        if (event.type !== SUGGESTION_EVENT) return;
-        const text = (event.payload as { text?: unknown }).text;
+      handlePluginEvent(event) {
+        if (event.pluginId !== SUGGESTION_PLUGIN || event.event !== SUGGESTION_EVENT) return;
+        const text = event.payload.text;
         if (typeof text !== "string" || text.trim() === "") return;
-        set({ suggestions: { ...get().suggestions, [event.session_id]: text.trim() } });
+        set({ suggestions: { ...get().suggestions, [event.sessionId]: text.trim() } });
+      },
+      handleEvent(event) {
+        if (event.type === "session.turn.started") without(event.session_id);
       },
       dismiss: without,
     };

@@ -5,6 +5,7 @@
 import { MessageSquare, PanelLeftClose, PanelLeftOpen, Settings } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { SessionSidebar } from "../chat/session-sidebar.js";
+import { PluginPagesNav } from "../plugins/plugin-pages-nav.js";
 import { useHost, useNavigation } from "../stores/stores-context.js";
 import { selectSettingsSection, type SettingsSection } from "../stores/navigation-store.js";
 
@@ -53,6 +54,7 @@ export function Sidebar() {
             Settings
           </NavItem>
         </nav>
+        <PluginPagesNav iconOnly />
       </aside>
     );
   }
@@ -83,6 +85,7 @@ export function Sidebar() {
           Settings
         </NavItem>
       </nav>
+      <PluginPagesNav />
       {screen === "chat" ? <SessionSidebar /> : null}
       {section ? (
         <nav aria-label="Settings" className="nav nav-sub">

@@ -2,30 +2,17 @@
 /**
  * The bundled `next-prompt` plugin in a real host (its own folder, copied as a user plugin): after a
  * reply it asks a side question and sends `plugin.next-prompt.suggestion` {text} to the session's
- * clients; nothing without the grant or after a revoke. Also `ctx.emitToSession`'s argument rules
- * (SPEC §8), from inside a worker.
+ * clients; nothing without the grant or after a revoke.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkSessionEvent } from "../../../electron/host/plugins/pages/session-events.js";
-import { readHostEvent } from "../../../electron/host/rpc/events.js";
 import { tempHome, waitFor } from "../support/temp-home.js";
 import { startSessionRig, type SessionRig } from "../sessions/support/session-rig.js";
 
 const bundled = fileURLToPath(new URL("../../../plugins/next-prompt/", import.meta.url));
 type NextPromptModule = { suggestionText(answer: unknown): string | null; PROMPT: string };
-
-const emitter = `
-export function register(ctx) {
-  ctx.registerCommand({ name: "emit", handler: (raw, { sessionId }) => {
-    const [event, payload] = JSON.parse(raw);
-    try { ctx.emitToSession(sessionId, event, payload); return "sent"; }
-    catch (e) { return e.name + ": " + e.message; }
-  }});
-}
-`;
 
 let rig: SessionRig;
 let temp: { dir: string; cleanup(): void };
@@ -43,10 +30,6 @@ beforeAll(async () => {
   plugin = (await import(pathToFileURL(path.join(bundled, "index.js")).href)) as NextPromptModule;
   temp = tempHome("hermes-next-prompt-");
   fs.cpSync(bundled, path.join(temp.dir, "plugins", "next-prompt"), { recursive: true });
-  const dir = path.join(temp.dir, "plugins", "emitter");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "plugin.yaml"), "name: emitter\nversion: 1.0.0\nmain: index.js\n");
-  fs.writeFileSync(path.join(dir, "index.js"), emitter);
   rig = await startSessionRig({ home: temp.dir });
   await rig.host.plugins.ready();
 });
@@ -92,38 +75,5 @@ describe("next-prompt", () => {
     await reply(sessionId, "Done.");
     expect(rig.main.requests).toHaveLength(1);
     expect(suggestions(sessionId)).toEqual([]);
-  });
-});
-
-describe("ctx.emitToSession", () => {
-  it("delivers plugin.<id>.<event> to the session; refuses bad events and payloads, saying why", async () => {
-    await rig.ok("plugins.setEnabled", { id: "emitter", enabled: true });
-    await waitFor(() => rig.host.pluginRegistries.commands.get("emit"));
-    const emit = (args: unknown[]) =>
-      rig.host.pluginRegistries.commands.get("emit")!.handler(JSON.stringify(args), {
-        sessionId: "s-1",
-        gatewaySessionKey: "window-1",
-      });
-    expect(await emit(["chart.written", { job: 1 }])).toBe("sent");
-    await waitFor(() => rig.events("plugin.emitter.chart.written", "s-1").length === 1);
-    expect(rig.events("plugin.emitter.chart.written", "s-1")).toEqual([{ job: 1 }]);
-    expect(await emit(["bad event", {}])).toMatch(/^PluginEventError: .*dot-separated segments/);
-    expect(await emit(["a..b", {}])).toMatch(/^PluginEventError/);
-    expect(await emit(["x".repeat(129), {}])).toMatch(/at most 128 characters/);
-    expect(await emit(["ok", [1]])).toMatch(/payload must be an object/);
-    expect(await emit(["ok", "text"])).toMatch(/payload must be an object/);
-  });
-
-  it("checks the same rules on the host, and clients read the frame as a plugin event", () => {
-    expect(() => checkSessionEvent("", "e", {})).toThrow(/sessionId/);
-    expect(() => checkSessionEvent("s", "e".repeat(128), {})).not.toThrow();
-    expect(() => checkSessionEvent("s", "e", null)).toThrow(/payload/);
-    expect(readHostEvent({ type: "plugin.emitter.done", session_id: "s", payload: { a: 1 } })).toEqual({
-      type: "plugin.emitter.done",
-      session_id: "s",
-      payload: { a: 1 },
-    });
-    expect(readHostEvent({ type: "plugin.emitter.done", session_id: null, payload: {} })).toBeNull();
-    expect(readHostEvent({ type: "plugin.emitter.done", session_id: "s", payload: [] })).toBeNull();
   });
 });

@@ -23,7 +23,7 @@ describe("preload", () => {
     await import("../../../electron/preload.js");
     expect(Object.keys(exposed)).toEqual(["hermes"]);
     const api = exposed.hermes as { methods: Record<string, unknown>; onEvent: unknown };
-    expect(Object.keys(api).sort()).toEqual(["methods", "onEvent"]);
+    expect(Object.keys(api).sort()).toEqual(["methods", "onEvent", "pluginRequest"]);
     expect(Object.keys(api.methods).sort()).toEqual([...methodNames].sort());
     expect(Object.values(api.methods).every((fn) => typeof fn === "function")).toBe(true);
     expect(Object.isFrozen(api.methods)).toBe(true);
@@ -36,5 +36,19 @@ describe("preload", () => {
     const api = exposed.hermes as { methods: Record<string, (p: unknown) => Promise<unknown>> };
     await api.methods["providers.list"]!({});
     expect(invocations.at(-1)).toEqual([ipcChannels.request, { method: "providers.list", params: {} }]);
+  });
+
+  it("pluginRequest sends plugin.<id>.<method> only", async () => {
+    await import("../../../electron/preload.js");
+    const api = exposed.hermes as { pluginRequest: (m: unknown, p: unknown) => Promise<unknown> };
+    await api.pluginRequest("plugin.chart-writer.chart.suggest", { text: "a" });
+    expect(invocations.at(-1)).toEqual([
+      ipcChannels.request,
+      { method: "plugin.chart-writer.chart.suggest", params: { text: "a" } },
+    ]);
+    const before = invocations.length;
+    await expect(api.pluginRequest("settings.set", {})).rejects.toThrow(/plugin\.<id>/);
+    await expect(api.pluginRequest(42, {})).rejects.toThrow();
+    expect(invocations.length).toBe(before);
   });
 });

@@ -47,10 +47,12 @@ export interface CtxCalls {
     null
   >;
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
+  /** SPEC §8: a `plugin.<id>.<method>` handler; it runs here in the worker through `invoke`. */
+  registerRpc: Call<{ method: string; handlerId: string }, null>;
+  /** SPEC §8: `plugin.<id>.<event>` to the clients showing the session. */
+  emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, JsonValue> }, null>;
   /** `ctx.sideQuestion` (SPEC §7.3); arguments cross as given, the host checks them. */
   sideQuestion: Call<{ token: unknown; prompt: unknown; options: unknown }, string | null>;
-  /** `ctx.emitToSession` (SPEC §8): `plugin.<id>.<event>` to the session's clients. */
-  emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, unknown> }, null>;
   // Later members (sideQuestion, forkSession, registerRpc, emitToSession, injectMessage,
   // registerIdleTask) each add one entry here.
 }

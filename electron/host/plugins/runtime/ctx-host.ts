@@ -13,6 +13,8 @@ import type { HookRegistry } from "../hook-registry.js";
 import { isHookName } from "../hook-types.js";
 import type { FilePluginState } from "../plugin-state.js";
 import type { ToolRegistry } from "../tool-registry.js";
+import { emitProblem, PluginEventError } from "../pages/plugin-event-checks.js";
+import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { CtxCalls } from "./boundary.js";
 import type { HandlerTable } from "./endpoint.js";
 import type { WorkerSession } from "./worker-session.js";
@@ -64,8 +66,10 @@ export interface CtxHostDeps {
   redact?(text: string): string;
   /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
   assertActive(): void;
-  /** Delivers this plugin's session events (SPEC §8); checks the arguments again. */
-  emitToSession?(sessionId: unknown, event: unknown, payload: unknown): void;
+  /** `plugin.<id>.<method>` handlers (SPEC §8); they leave when the plugin does. */
+  rpc: PluginRpcRegistry;
+  /** Delivers `plugin.<id>.<event>` to the clients showing the session (validated here first). */
+  emitEvent(sessionId: string, event: string, payload: Record<string, unknown>): void;
   /** `ctx.sideQuestion` for this plugin (SPEC §7.3); absent = always null. */
   sideQuestion?(token: unknown, prompt: unknown, options: unknown): Promise<string | null>;
 }
@@ -175,9 +179,30 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
       deps.slots.register(pluginId, key, spec);
       return null;
     },
+    registerRpc: ({ method, handlerId }) => {
+      deps.assertActive();
+      const what = `RPC ${method}`;
+      // The dispatcher maps the raw failure (its reason) to the answer the client gets.
+      deps.rpc.register(pluginId, String(method), async (params, context) => {
+        deps.onCall?.();
+        try {
+          return await deps.session().invoke(handlerId, [params, context], deadline.rpc, what);
+        } catch (error) {
+          deps.log.write("ERROR", "plugin_rpc_error", {
+            plugin: pluginId,
+            name: what,
+            error: describe(error),
+          });
+          throw error;
+        }
+      });
+      return null;
+    },
     emitToSession: ({ sessionId, event, payload }) => {
       deps.assertActive();
-      deps.emitToSession?.(sessionId, event, payload);
+      const problem = emitProblem(sessionId, event, payload);
+      if (problem) throw new PluginEventError(`emitToSession: ${problem}`);
+      deps.emitEvent(sessionId, event, payload);
       return null;
     },
     sideQuestion: async ({ token, prompt, options }) => {

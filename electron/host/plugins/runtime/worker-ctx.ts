@@ -17,13 +17,15 @@ import type {
   PluginContext,
   PluginLog,
   PluginState,
+  RpcHandler,
   ToolSpec,
 } from "../../../../plugins/sdk/types.js";
 import { taskKeyProblem } from "../../models/auxiliary-tasks.js";
+import { pluginNameProblem } from "../../rpc/plugin-names.js";
+import { emitProblem, PluginEventError } from "../pages/plugin-event-checks.js";
 import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
 import { assertJson } from "../plugin-state.js";
-import { checkSessionEvent } from "../pages/session-events.js";
 import type { CtxCalls, Mirror, PluginCalls, WorkerInit } from "./boundary.js";
 import type { Endpoint } from "./endpoint.js";
 
@@ -141,6 +143,20 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     send("registerAuxiliaryTask", { key, spec: plain });
   };
 
+  const registerRpc = (method: string, handler: RpcHandler): void => {
+    const problem = pluginNameProblem("method", method);
+    if (problem) throw new PluginRegistrationError(`registerRpc: ${problem}`);
+    if (typeof handler !== "function")
+      throw new PluginRegistrationError(`registerRpc("${method}") needs handler(params, {sessionId}).`);
+    send("registerRpc", { method, handlerId: keep("rpc", handler as AnyHandler, undefined) });
+  };
+
+  const emitToSession = (sessionId: string, event: string, payload: Record<string, JsonValue>): void => {
+    const problem = emitProblem(sessionId, event, payload);
+    if (problem) throw new PluginEventError(`emitToSession: ${problem}`);
+    send("emitToSession", { sessionId, event, payload: structuredClone(payload) });
+  };
+
   const logAt =
     (level: "INFO" | "WARN" | "ERROR") =>
     (message: string, fields?: LogFields): void => {
@@ -183,12 +199,9 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerHook,
     registerTool,
     registerAuxiliaryTask,
+    registerRpc,
+    emitToSession,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
-    emitToSession: (sessionId: string, event: string, payload: Record<string, unknown>) => {
-      // Checked here so the plugin gets the error where it called; delivery is fire and forget.
-      const checked = checkSessionEvent(sessionId, event, payload);
-      send("emitToSession", checked);
-    },
     sideQuestion: (token: unknown, prompt: unknown, options?: unknown) =>
       endpoint.call("sideQuestion", { token, prompt, options: plainOrNull(options) }),
     redact: (text: string, options?: { force?: boolean }) =>

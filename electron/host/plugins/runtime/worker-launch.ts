@@ -19,8 +19,7 @@ import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { createCtxHost, type CallDeadlines } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 import type { SideQuestions } from "../capabilities/side-question.js";
-import type { EventHub } from "../../events.js";
-import { sessionEmitter } from "../pages/session-events.js";
+import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
 export interface WorkerServices {
@@ -37,9 +36,18 @@ export interface WorkerServices {
   deadlines?: Partial<CallDeadlines>;
   /** `ctx.sideQuestion` (SPEC §7.3). */
   sideQuestions?: SideQuestions;
-  /** Where `ctx.emitToSession` events go (SPEC §8). */
-  events?: Pick<EventHub, "emitPluginEvent">;
+  /** `plugin.<id>.<method>` handlers (SPEC §8). */
+  rpc: PluginRpcRegistry;
+  /** Delivers a plugin's session event to the clients; nowhere when absent (a bare manager in tests). */
+  emitPluginEvent?: PluginEventSink;
 }
+
+export type PluginEventSink = (
+  pluginId: string,
+  event: string,
+  sessionId: string,
+  payload: Record<string, unknown>,
+) => void;
 
 export interface WorkerRequest {
   pluginId: string;
@@ -89,7 +97,8 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       onCall: () => o.budgets.countCall(pluginId),
       redact: (text) => o.redact(text),
       assertActive: request.assertActive,
-      ...(o.events && { emitToSession: sessionEmitter(o.events, pluginId) }),
+      rpc: o.rpc,
+      emitEvent: (sessionId, event, payload) => o.emitPluginEvent?.(pluginId, event, sessionId, payload),
       ...(o.sideQuestions && {
         sideQuestion: (token: unknown, prompt: unknown, options: unknown) =>
           o.sideQuestions!.ask(pluginId, token, prompt, options),

@@ -1,0 +1,81 @@
+/**
+ * The app's half of a plugin page's bridge (SPEC §8). The page (a sandboxed frame, opaque origin)
+ * posts requests to the app; this checks the sender of every message (that frame's window, an
+ * opaque origin), lets through only the page's own plugin's methods, stamps the session the page
+ * is shown with into the params, and relays back only its own plugin's events for that session.
+ * Answers go to that frame's window with target "*": an opaque origin has no name to target.
+ */
+import { pageMethodFor, type PluginEvent } from "../../../electron/host/rpc/plugin-names.js";
+import type { HermesClient } from "../api/client.js";
+
+/** Marks the bridge's messages (the page script uses the same tag). */
+export const PAGE_BRIDGE_TAG = "hermes-plugin-bridge";
+
+export interface PageScope {
+  pluginId: string;
+  /** The session the page is shown with; its events only, and its id in every call's params. */
+  sessionId: string | null;
+}
+
+type PageClient = Pick<HermesClient, "callPlugin" | "onPluginEvent">;
+
+type BridgeReply =
+  | { kind: "response"; id: number; ok: true; result: unknown }
+  | { kind: "response"; id: number; ok: false; error: { reason: string; message: string } }
+  | { kind: "event"; event: string; payload: Record<string, unknown> };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Starts relaying for one frame; returns the function that stops it. */
+export function connectPageFrame(
+  client: PageClient,
+  win: Pick<Window, "addEventListener" | "removeEventListener">,
+  frame: HTMLIFrameElement,
+  scope: PageScope,
+): () => void {
+  const reply = (message: BridgeReply): void => {
+    frame.contentWindow?.postMessage({ tag: PAGE_BRIDGE_TAG, ...message }, "*");
+  };
+  const fail = (id: number, reason: string, message: string) =>
+    reply({ kind: "response", id, ok: false, error: { reason, message } });
+
+  const onMessage = (event: MessageEvent): void => {
+    // Only this frame's own window, and only while it holds a sandboxed (opaque-origin) document.
+    if (!frame.contentWindow || event.source !== frame.contentWindow || event.origin !== "null") return;
+    const message: unknown = event.data;
+    if (!isRecord(message) || message.tag !== PAGE_BRIDGE_TAG || message.kind !== "request") return;
+    const id = message.id;
+    if (typeof id !== "number" || !Number.isSafeInteger(id)) return;
+    const target = pageMethodFor(scope.pluginId, message.method);
+    if (!target.ok) return fail(id, target.reason, target.message);
+    if (!isRecord(message.params)) return fail(id, "invalid_params", "params must be a JSON object.");
+    const params: Record<string, unknown> = { ...message.params };
+    // The page speaks for the session it is shown with, never another.
+    delete params.session_id;
+    if (scope.sessionId) params.session_id = scope.sessionId;
+    client.callPlugin(target.method, params).then(
+      (result) => reply({ kind: "response", id, ok: true, result }),
+      (error: unknown) => {
+        const reason = (error as { reason?: unknown }).reason;
+        fail(
+          id,
+          typeof reason === "string" ? reason : "internal_error",
+          error instanceof Error ? error.message : String(error),
+        );
+      },
+    );
+  };
+
+  const onPluginEvent = (event: PluginEvent): void => {
+    if (event.pluginId !== scope.pluginId || event.sessionId !== scope.sessionId) return;
+    reply({ kind: "event", event: event.event, payload: event.payload });
+  };
+
+  win.addEventListener("message", onMessage);
+  const stopEvents = client.onPluginEvent(onPluginEvent);
+  return () => {
+    win.removeEventListener("message", onMessage);
+    stopEvents();
+  };
+}
