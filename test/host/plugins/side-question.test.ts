@@ -144,6 +144,28 @@ describe("consent", () => {
     );
   });
 
+  it("after an update that declares a new capability, asks for that one only", async () => {
+    writePlugin(rig.home, "asker", [SQ, "llm.session_fork", "llm.made_up"]);
+    await rig.ok("plugins.rescan");
+    const asked = await rig.waitForEvent(
+      "plugin.consent_required",
+      (p) => p.id === "asker" && p.pendingCapabilities.includes("llm.session_fork"),
+    );
+    // side_question was declined before: not asked again; the unknown id is dropped with a warning.
+    expect(asked).toEqual({ id: "asker", pendingCapabilities: ["llm.session_fork"] });
+    const { plugins } = await rig.ok("plugins.list");
+    const asker = plugins.find((p: any) => p.id === "asker");
+    expect(asker.capabilities.map((c: any) => c.id)).toEqual([SQ, "llm.session_fork"]);
+    expect(asker.warnings.join(" ")).toMatch(/unknown capability "llm\.made_up" is dropped/);
+    await rig.ok("plugins.consent", { id: "asker", grant: [] });
+    writePlugin(rig.home, "asker", [SQ]);
+    await rig.ok("plugins.rescan");
+    await waitFor(
+      async () =>
+        (await rig.ok("plugins.list")).plugins.find((p: any) => p.id === "asker")?.status === "loaded",
+    );
+  });
+
   it("granting stores the grant, updates ctx.hasCapability in the worker, and turns get a token", async () => {
     const { plugin } = await rig.ok("plugins.consent", { id: "asker", grant: [SQ] });
     expect(plugin.capabilities).toEqual([{ id: SQ, granted: true }]);
@@ -285,6 +307,9 @@ describe("ctx.sideQuestion", () => {
     await waitFor(async () => (await command("asker", "cap", {})).has === false, 5000, "the worker's mirror");
     await turn();
     expect(hookLog.filter((h) => h.name === "post_llm_call").at(-1)!.payload.sideQuestionToken).toBeNull();
+    expect(fs.readFileSync(path.join(rig.home, "logs", "agent.log"), "utf8")).toMatch(
+      /plugin_revoke plugin=asker capability=llm\.side_question/,
+    );
     const bad = await rig.call("plugins.revoke", { id: "asker", capability: "llm.nope" });
     expect(bad.error?.data.reason).toBe("invalid_params");
   });
