@@ -210,6 +210,16 @@ describe("ctx.sideQuestion", () => {
     expect(hookLog.filter((h) => h.name.endsWith("_api_request"))).toEqual([]);
   });
 
+  it("a plugin's injected turn is unattended: its post_llm_call gets no token", async () => {
+    const { sessionId } = await turn();
+    hookLog.length = 0;
+    rig.main.enqueue("Injected answer.");
+    expect(rig.host.sessions.inject(sessionId, "Remind me of the plan.", "bystander")).toBe(true);
+    await waitFor(() => hookLog.some((h) => h.name === "post_llm_call"), 5000, "the injected turn");
+    await rig.idle(sessionId);
+    expect(hookLog.find((h) => h.name === "post_llm_call")!.payload.sideQuestionToken).toBeNull();
+  });
+
   it("one attempt per turn: a plugin without the capability gets null without spending it", async () => {
     await turn();
     expect(await ask("bystander", { prompt: "hi" })).toEqual({ answer: null });
