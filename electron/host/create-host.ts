@@ -20,6 +20,7 @@ import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
 import { ForkService } from "./plugins/capabilities/session-fork.js";
 import type { PluginForks } from "./plugins/runtime/ctx-host.js";
+import { SideQuestions } from "./plugins/capabilities/side-question.js";
 import { CommandRegistry } from "./plugins/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
@@ -138,6 +139,24 @@ export function createHost(options: HostOptions): Host {
     hooks,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
+  // One token per person turn (SPEC §7.3); `plugins` is read at each use, once it exists.
+  const leases: SideQuestionLeases = new SideQuestionLeases({
+    clock,
+    anyHolder: (): boolean => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
+    holds: (pluginId, capability): boolean => plugins.holds(pluginId, capability),
+  });
+  // Sessions open below; the side questions reach them late-bound.
+  const sessionAccess: { sessions?: SessionService } = {};
+  const sideQuestions = new SideQuestions({
+    leases,
+    engine,
+    hooks,
+    budgets,
+    clock,
+    log,
+    currentRoute: (sessionId) => sessionAccess.sessions?.currentRoute(sessionId) ?? null,
+    bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+  });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessionStore = new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock });
   // Idle tasks (SPEC §9.4) wait for the app to be idle: the chat's turns and a person's input.
@@ -159,7 +178,7 @@ export function createHost(options: HostOptions): Host {
     start: (pluginId, raw, onUpdate) => forkService?.start(pluginId, raw, onUpdate) ?? null,
     cancel: (pluginId, forkId) => forkService?.cancel(pluginId, forkId),
   };
-  const plugins = new PluginManager({
+  const plugins: PluginManager = new PluginManager({
     forks,
     home: options.home,
     bundledDir: bundledPluginsDir,
@@ -173,6 +192,7 @@ export function createHost(options: HostOptions): Host {
     injectMessage: (pluginId, sessionId, text): boolean => sessions.inject(sessionId, text, pluginId),
     llm: pluginLlm,
     budgets,
+    sideQuestions,
     runtime: pluginRuntime,
     ...options.pluginTimings,
     redact: (text, opts) => redactor.redact(text, opts),
@@ -194,11 +214,6 @@ export function createHost(options: HostOptions): Host {
     clock,
     declared: (id) => plugins.declaredCapabilities(id),
     view: (id) => plugins.get(id),
-  });
-  const leases = new SideQuestionLeases({
-    clock,
-    anyHolder: () => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
-    holds: (pluginId, capability) => plugins.holds(pluginId, capability),
   });
   const pluginRpc = new PluginRpcDispatcher({
     registry: plugins.rpc,
@@ -243,6 +258,7 @@ export function createHost(options: HostOptions): Host {
     clock,
     log,
   });
+  sessionAccess.sessions = sessions;
   void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
 
   // Teach the redactor every stored key up front; a missing or locked keychain becomes a notice.

@@ -281,6 +281,13 @@ export interface IdleTaskContext {
 }
 
 export type IdleTaskFn = (context: IdleTaskContext) => unknown;
+
+/** `ctx.sideQuestion`'s options (SPEC §7.3). */
+export interface SideQuestionOptions {
+  /** Seconds for the whole call: default 15, capped at 60. */
+  timeout?: number;
+}
+
 /** What a `ctx.registerRpc` handler learns about its call (SPEC §8). */
 export interface RpcContext {
   /** The session the calling page is shown with (`params.session_id`); null for a script's call. */
@@ -343,6 +350,16 @@ export interface PluginContext {
    */
   emitToSession(sessionId: string, event: string, payload: { [key: string]: JsonValue }): void;
   hasCapability(id: CapabilityId | string): boolean;
+  /**
+   * Asks the session's own agent one question after a turn (SPEC §7.3; needs `llm.side_question`):
+   * `token` is `post_llm_call`'s `sideQuestionToken`. Resolves to the reply text, or null when
+   * refused (no grant, a bad, expired or spent token) or failed (model changed since the turn,
+   * timeout, provider error, empty reply). The first call with a valid token spends it for every
+   * plugin. Rejects with PluginLlmInputError for a prompt that is not a non-empty string of at
+   * most 4096 characters or a bad timeout, and with PluginLlmBudgetError when today's budget is
+   * spent; neither spends the token. Don't await it inside the hook: hooks are time-bounded.
+   */
+  sideQuestion(token: string | null, prompt: string, options?: SideQuestionOptions): Promise<string | null>;
   /** Masks secrets; follows `security.redact_secrets` unless `force` is true. */
   redact(text: string, options?: { force?: boolean }): string;
   readonly log: PluginLog;

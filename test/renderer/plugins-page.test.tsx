@@ -147,7 +147,7 @@ describe("Settings → Plugins rows", () => {
     const state = (id: string) => list.querySelector(`[data-capability="${id}"]`)?.textContent ?? "";
     expect(state("llm.side_question")).toContain("Granted");
     expect(state("llm.side_question")).toContain("Ask your agent a short question after each turn.");
-    expect(state("llm.session_fork")).toContain("Not yet asked");
+    expect(state("llm.session_fork")).toContain("Pending");
     expect(state("llm.model_override")).toContain("Not granted");
     expect(row("tldr").textContent).toContain("CapabilitiesNone requested");
   });

@@ -20,6 +20,7 @@ import type { IdleTaskScheduler } from "./idle/idle-scheduler.js";
 import { REGISTER_TIMEOUT_MS, resolveMain } from "./loader.js";
 import type { PluginBudgets } from "./plugin-budget.js";
 import type { PluginLlmService } from "./plugin-llm.js";
+import type { SideQuestions } from "./capabilities/side-question.js";
 import {
   crashDecision,
   runtimeView,
@@ -87,6 +88,8 @@ export interface PluginManagerOptions {
   /** Delay before the first restart after a crash; doubles with each crash in the window. */
   restartBackoffMs?: number;
   deadlines?: Partial<CallDeadlines>;
+  /** `ctx.sideQuestion` (SPEC §7.3); absent = every side question answers null. */
+  sideQuestions?: SideQuestions;
   /** `plugin.<id>.<method>` handlers (SPEC §8); the manager makes its own when absent. */
   rpc?: PluginRpcRegistry;
   /** Where `ctx.emitToSession` events go (the host's event hub). */

@@ -19,6 +19,7 @@ import { matchCommands, type SlashCommand } from "../stores/composer-store.js";
 import { selectIsRunning, selectLastEditableId } from "../stores/transcript-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { AttachImageButton, PendingImages } from "./image-attach-controls.js";
+import { NextPromptChip } from "./next-prompt-chip.js";
 import { useImageAttachments } from "./image-attachments.js";
 import { SlashMenu } from "./slash-menu.js";
 
@@ -167,6 +168,15 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
         {disabled ? <div className="composer-disabled-reason">{disabledReason}</div> : null}
         {attachments.error ? <InlineAlert>{attachments.error}</InlineAlert> : null}
         <PendingImages images={attachments.images} onRemove={attachments.remove} />
+        {disabled || running ? null : (
+          <NextPromptChip
+            sessionId={sessionId}
+            onPick={(text) => {
+              setDraft(text);
+              input.current?.focus();
+            }}
+          />
+        )}
         <div
           className={`composer-box${disabled ? " composer-box-disabled" : ""}`}
           onDragOver={(event) => event.preventDefault()}

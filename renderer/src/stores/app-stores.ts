@@ -64,6 +64,12 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
     // The host learned something it reports in host.info (e.g. the keychain is unavailable).
     if (event.type === "host.changed") void stores.host.getState().load();
     // A plugin finished loading, failed or was unloaded (also by a hand edit of config.yaml).
+    // An enabled plugin asks for capabilities: its consent screen shows at once.
+    if (event.type === "plugin.consent_required") {
+      stores.plugins.getState().requestConsent(event.payload);
+      // The screen names the plugin and its version: the list may not know it yet.
+      void stores.plugins.getState().load();
+    }
     if (event.type === "plugins.changed") {
       void stores.plugins.getState().load();
       // A plugin's slots come and go with it.

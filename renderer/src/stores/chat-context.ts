@@ -2,6 +2,7 @@
 import { useStore } from "zustand";
 import type { ChatSettingsState } from "./chat-settings-store.js";
 import type { ComposerState } from "./composer-store.js";
+import type { NextPromptState } from "./next-prompt-store.js";
 import type { SessionsState } from "./session-list-store.js";
 import { useStores } from "./stores-context.js";
 import type { TranscriptState } from "./transcript-store.js";
@@ -14,3 +15,5 @@ export const useComposer = <T>(selector: (state: ComposerState) => T): T =>
   useStore(useStores().chat.composer, selector);
 export const useChatSettings = <T>(selector: (state: ChatSettingsState) => T): T =>
   useStore(useStores().chat.chatSettings, selector);
+export const useNextPrompt = <T>(selector: (state: NextPromptState) => T): T =>
+  useStore(useStores().chat.nextPrompt, selector);

@@ -8,6 +8,7 @@ import type { HermesClient } from "../api/client.js";
 import { createChatSettingsStore, type ChatSettingsState } from "./chat-settings-store.js";
 import { toChatEvent } from "./chat-model.js";
 import { createComposerStore, type ComposerState } from "./composer-store.js";
+import { createNextPromptStore, type NextPromptState } from "./next-prompt-store.js";
 import type { FrameScheduler } from "./frame-batcher.js";
 import { createSessionsStore, type SessionsState } from "./session-list-store.js";
 import { createTranscriptStore, type TranscriptState } from "./transcript-store.js";
@@ -17,6 +18,8 @@ export interface ChatStores {
   transcript: StoreApi<TranscriptState>;
   composer: StoreApi<ComposerState>;
   chatSettings: StoreApi<ChatSettingsState>;
+  /** Suggested next messages (the `next-prompt` plugin's session events). */
+  nextPrompt: StoreApi<NextPromptState>;
 }
 
 export interface ChatStoresOptions {
@@ -39,6 +42,7 @@ export function createChatStores(client: HermesClient, options: ChatStoresOption
     transcript,
     composer: createComposerStore(client, { sessions, transcript }),
     chatSettings: createChatSettingsStore(client),
+    nextPrompt: createNextPromptStore(),
   };
 }
 
@@ -51,6 +55,7 @@ export function connectChatStores(client: HermesClient, stores: ChatStores): () 
         void stores.chatSettings.getState().load();
       return;
     }
+    stores.nextPrompt.getState().handleEvent(raw);
     const event = toChatEvent(raw);
     if (!event) return;
     if (event.type === "sessions.changed") {
@@ -60,6 +65,10 @@ export function connectChatStores(client: HermesClient, stores: ChatStores): () 
     if (event.type === "session.title") stores.sessions.getState().applyTitle(event.sessionId, event.title);
     stores.transcript.getState().handleEvent(event);
   });
+  // Plugins' session events the chat itself shows (the next-prompt chip).
+  const stopPluginEvents = client.onPluginEvent((event) =>
+    stores.nextPrompt.getState().handlePluginEvent(event),
+  );
   let lastStatus = client.status;
   const stopStatus = client.onStatusChange((status) => {
     if (status === "connected" && lastStatus === "reconnecting" && listLoaded) {
@@ -74,6 +83,7 @@ export function connectChatStores(client: HermesClient, stores: ChatStores): () 
   });
   return () => {
     stopEvents();
+    stopPluginEvents();
     stopStatus();
     stopWatching();
   };

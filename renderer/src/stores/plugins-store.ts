@@ -8,6 +8,7 @@ import type { PluginCommandView, PluginView } from "../../../electron/host/rpc/m
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
+import { createConsentSlice, type PluginConsentSlice } from "./plugin-consent-slice.js";
 import { createRuntimeSlice, type PluginRuntimeSlice } from "./plugin-runtime-slice.js";
 
 /** A toggle in flight (with the state the user asked for), or the reason the last one failed. */
@@ -43,7 +44,11 @@ export interface PluginFolderSlice {
   openFolder(): Promise<void>;
 }
 
-export type PluginsState = PluginListSlice & PluginToggleSlice & PluginFolderSlice & PluginRuntimeSlice;
+export type PluginsState = PluginListSlice &
+  PluginToggleSlice &
+  PluginFolderSlice &
+  PluginRuntimeSlice &
+  PluginConsentSlice;
 
 type Slice<T> = StateCreator<PluginsState, [], [], T>;
 
@@ -96,6 +101,8 @@ const createListSlice =
           plugins: ready(withPendingToggles(plugins, get().toggles)),
           ...(commands ? { commands } : {}),
         });
+        // Enabled plugins still waiting for an answer (at start, or asked while this window was away).
+        get().requestPendingConsents(plugins);
       } catch (err) {
         if (isLatest()) set({ plugins: failedRefresh(get().plugins, describeError(err)) });
       }
@@ -180,6 +187,7 @@ export function createPluginsStore(client: HermesClient): StoreApi<PluginsState>
     ...createToggleSlice(client, nextLoad)(...a),
     ...createFolderSlice(client, nextLoad)(...a),
     ...createRuntimeSlice<PluginsState>(client)(...a),
+    ...createConsentSlice<PluginsState>(client, nextLoad)(...a),
   }));
 }
 

@@ -1,5 +1,6 @@
 /** The app shell: sidebar, banners, the current screen, and the app-wide provider dialog. */
 import { ChatView } from "../chat/chat-view.js";
+import { ConsentDialog } from "../settings/plugins/consent-dialog.js";
 import { ProviderDialog } from "../settings/provider-dialog.js";
 import { SettingsView } from "../settings/settings-view.js";
 import { PluginPageView } from "../plugins/plugin-page-view.js";
@@ -29,6 +30,7 @@ export function App() {
         )}
       </main>
       <ProviderDialog />
+      <ConsentDialog />
       <KeyboardShortcuts />
       <ThemeSync />
     </div>

@@ -61,6 +61,8 @@ export interface CtxCalls {
   registerRpc: Call<{ method: string; handlerId: string }, null>;
   /** SPEC §8: `plugin.<id>.<event>` to the clients showing the session. */
   emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, JsonValue> }, null>;
+  /** `ctx.sideQuestion` (SPEC §7.3); arguments cross as given, the host checks them. */
+  sideQuestion: Call<{ token: unknown; prompt: unknown; options: unknown }, string | null>;
 }
 
 /** Host → worker. */

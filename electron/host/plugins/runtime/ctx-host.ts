@@ -79,6 +79,8 @@ export interface CtxHostDeps {
   emitEvent(sessionId: string, event: string, payload: Record<string, unknown>): void;
   /** `ctx.forkSession` (SPEC §7.4); absent where the host has no sessions (every call answers null). */
   forks?: PluginForks;
+  /** `ctx.sideQuestion` for this plugin (SPEC §7.3); absent = always null. */
+  sideQuestion?(token: unknown, prompt: unknown, options: unknown): Promise<string | null>;
 }
 
 /** The host's fork service as one plugin's `ctx` reaches it. */
@@ -265,6 +267,10 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
       if (problem) throw new PluginEventError(`emitToSession: ${problem}`);
       deps.emitEvent(sessionId, event, payload);
       return null;
+    },
+    sideQuestion: async ({ token, prompt, options }) => {
+      deps.assertActive();
+      return deps.sideQuestion ? deps.sideQuestion(token, prompt, options) : null;
     },
   };
 }

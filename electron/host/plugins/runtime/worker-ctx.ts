@@ -53,6 +53,15 @@ export interface WorkerCtx {
 
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** What can cross the boundary of a value the host checks anyway (a function, say, cannot). */
+function plainOrNull(value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch {
+    return null;
+  }
+}
+
 export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, PluginCalls>): WorkerCtx {
   const mirror: Mirror = { ...init.mirror };
   const values: Record<string, JsonValue> = { ...init.state };
@@ -238,6 +247,8 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     registerRpc,
     emitToSession,
     hasCapability: (id: string) => mirror.capabilities[String(id)] === true,
+    sideQuestion: (token: unknown, prompt: unknown, options?: unknown) =>
+      endpoint.call("sideQuestion", { token, prompt, options: plainOrNull(options) }),
     redact: (text: string, options?: { force?: boolean }) =>
       redactor.redact(String(text), { force: options?.force === true }),
     log,

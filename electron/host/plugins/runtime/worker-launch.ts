@@ -19,6 +19,7 @@ import type { Mirror } from "./boundary.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { createCtxHost, type CallDeadlines, type PluginForks } from "./ctx-host.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
+import type { SideQuestions } from "../capabilities/side-question.js";
 import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { SessionEnd, WorkerSession } from "./worker-session.js";
 
@@ -40,6 +41,8 @@ export interface WorkerServices {
   deadlines?: Partial<CallDeadlines>;
   /** `ctx.forkSession`'s host half (SPEC §7.4). */
   forks?: PluginForks;
+  /** `ctx.sideQuestion` (SPEC §7.3). */
+  sideQuestions?: SideQuestions;
   /** `plugin.<id>.<method>` handlers (SPEC §8). */
   rpc: PluginRpcRegistry;
   /** Delivers a plugin's session event to the clients; nowhere when absent (a bare manager in tests). */
@@ -108,6 +111,10 @@ export function openPluginWorker(o: WorkerServices, request: WorkerRequest): Pro
       ...(o.forks && { forks: o.forks }),
       rpc: o.rpc,
       emitEvent: (sessionId, event, payload) => o.emitPluginEvent?.(pluginId, event, sessionId, payload),
+      ...(o.sideQuestions && {
+        sideQuestion: (token: unknown, prompt: unknown, options: unknown) =>
+          o.sideQuestions!.ask(pluginId, token, prompt, options),
+      }),
     }),
     onEnd: request.onEnd,
   });

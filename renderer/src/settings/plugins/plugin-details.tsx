@@ -1,5 +1,13 @@
-/** The lower half of a plugin's row: its slash commands and its capabilities with their state. */
+/**
+ * The lower half of a plugin's row: its slash commands and its capabilities with their state
+ * (granted, not granted, pending after an update), a Revoke button on a grant (the next call
+ * obeys), and the consent screen again for the others (Review when pending, Grant… when declined).
+ */
 import type { PluginCommandView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
+import { revokeKey } from "../../stores/plugin-consent-slice.js";
+import { usePlugins } from "../../stores/stores-context.js";
+import { Button } from "../../ui/button.js";
+import { InlineAlert } from "../../ui/inline-alert.js";
 import { describeCapability } from "./capability-text.js";
 
 export function PluginCommands({ name, commands }: { name: string; commands: readonly PluginCommandView[] }) {
@@ -26,13 +34,19 @@ export function PluginCommands({ name, commands }: { name: string; commands: rea
 
 type CapabilityState = "granted" | "pending" | "off";
 
+const failure = (state: { kind: string; message?: string } | undefined) =>
+  state?.kind === "failed" ? <InlineAlert>{state.message}</InlineAlert> : null;
+
 const stateLabel: Readonly<Record<CapabilityState, string>> = {
   granted: "Granted",
-  pending: "Not yet asked",
+  pending: "Pending",
   off: "Not granted",
 };
 
 export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
+  const revokes = usePlugins((s) => s.revokes);
+  const revoke = usePlugins((s) => s.revokeCapability);
+  const review = usePlugins((s) => s.requestConsent);
   const none = plugin.capabilities.length === 0;
   return (
     <div className={none ? "plugin-section plugin-section-inline" : "plugin-section"}>
@@ -55,6 +69,35 @@ export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
                   <span className="plugin-capability-description">{text.description}</span>
                 </div>
                 <span className={`capability-state capability-state-${state}`}>{stateLabel[state]}</span>
+                {state === "granted" ? (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Revoke ${text.label} from ${plugin.name}`}
+                    onClick={() => void revoke(plugin.id, capability.id)}
+                    disabled={revokes[revokeKey(plugin.id, capability.id)]?.kind === "pending"}
+                  >
+                    Revoke
+                  </Button>
+                ) : null}
+                {state !== "granted" && plugin.enabled ? (
+                  // The consent screen again: for what is pending, or for this one declined earlier.
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`${state === "pending" ? "Review" : "Grant"} ${text.label} for ${plugin.name}`}
+                    onClick={() =>
+                      review({
+                        id: plugin.id,
+                        pendingCapabilities:
+                          state === "pending" ? plugin.pendingCapabilities : [capability.id],
+                      })
+                    }
+                  >
+                    {state === "pending" ? "Review" : "Grant…"}
+                  </Button>
+                ) : null}
+                {failure(revokes[revokeKey(plugin.id, capability.id)])}
               </li>
             );
           })}
