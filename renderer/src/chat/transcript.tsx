@@ -14,6 +14,7 @@ import { selectProviderList } from "../stores/providers-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadFailedAlert } from "../ui/loadable-view.js";
 import { LoadingLine } from "../ui/spinner.js";
+import { ActionItemsCard } from "./action-items-card.js";
 import { useFollowOutput } from "./follow-output.js";
 import { MessageRow } from "./message-row.js";
 import { UserMessage } from "./user-message.js";
@@ -43,6 +44,7 @@ export function Transcript({ empty }: { empty: ReactNode }) {
 
 function MessageList({ empty }: { empty: ReactNode }) {
   const messages = useTranscript(selectMessages);
+  const sessionId = useTranscript((s) => s.sessionId);
   const regenerableId = useTranscript(selectRegenerableId);
   const regenerate = useTranscript((s) => s.regenerate);
   const turnError = useTranscript((s) => s.turnError);
@@ -154,6 +156,7 @@ function MessageList({ empty }: { empty: ReactNode }) {
               The reply failed: {turnError}
             </InlineAlert>
           ) : null}
+          <ActionItemsCard sessionId={sessionId} />
         </div>
       </div>
       {atBottom ? null : (

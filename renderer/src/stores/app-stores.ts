@@ -6,6 +6,7 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { connectPageFrame, type PageScope } from "../plugins/page-bridge.js";
+import { createActionItemsStore, type ActionItemsState } from "./action-items-store.js";
 import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
@@ -26,6 +27,10 @@ export interface AppStores {
   chat: ChatStores;
   /** Relays one plugin page frame's bridge (SPEC §8); returns the function that stops it. */
   connectPageFrame(frame: HTMLIFrameElement, scope: PageScope): () => void;
+  /** The `action-items` plugin's items of the open chat (its card under the transcript). */
+  actionItems: StoreApi<ActionItemsState>;
+  /** Starts listening to `action-items`' events; returns the function that stops it. */
+  connectActionItems(): () => void;
 }
 
 export function createAppStores(client: HermesClient): AppStores {
@@ -33,6 +38,7 @@ export function createAppStores(client: HermesClient): AppStores {
   const providers = createProvidersStore(client, {
     onProviderChanged: (id) => mainModel.getState().forgetModels(id),
   });
+  const actionItems = createActionItemsStore(client);
   return {
     host: createHostStore(client),
     providers,
@@ -43,6 +49,8 @@ export function createAppStores(client: HermesClient): AppStores {
     plugins: createPluginsStore(client),
     chat: createChatStores(client),
     connectPageFrame: (frame, scope) => connectPageFrame(client, window, frame, scope),
+    actionItems: actionItems.store,
+    connectActionItems: actionItems.connect,
   };
 }
 
@@ -54,6 +62,7 @@ export function refreshFromHost(stores: AppStores): Promise<void> {
     stores.plugins.getState().load(),
     stores.auxiliary.getState().load(),
     stores.modelSettings.getState().refreshIfLoaded(),
+    stores.actionItems.getState().show(stores.actionItems.getState().sessionId),
   ]).then(() => undefined);
 }
 
@@ -83,8 +92,10 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
     lastStatus = status;
   });
   const stopChat = connectChatStores(client, stores.chat);
+  const stopActionItems = stores.connectActionItems();
   void refreshFromHost(stores);
   return () => {
+    stopActionItems();
     stopEvents();
     stopStatus();
     stopChat();

@@ -233,6 +233,20 @@ describe("ctx.forkSession", () => {
     });
   });
 
+  it("a spent daily budget throws PluginLlmBudgetError and keeps the token", async () => {
+    await personTurn();
+    rig.main.enqueue("First fork.");
+    expect(await fork({})).toMatchObject({ outcome: "ok" });
+    rig.host.settings.set("plugins.entries.forker.limits", { daily_tokens: 1 });
+    await personTurn();
+    const refused = await fork({});
+    expect(refused.error).toBe("PluginLlmBudgetError");
+    expect(refused.message).toContain("daily budget");
+    rig.host.settings.set("plugins.entries.forker.limits", {});
+    rig.main.enqueue("Budget raised.");
+    expect(await fork({})).toMatchObject({ outcome: "ok", result: "Budget raised." });
+  });
+
   it("disabling the plugin cancels its running fork", async () => {
     await personTurn();
     rig.main.fault({ kind: "stall", afterChunks: 1 });
