@@ -65,7 +65,11 @@ export const layering = [
     files: ["electron/host/rpc/*.ts"],
     rules: restrict({
       patterns: [
-        { regex: "^\\.\\./", message: "The contract (electron/host/rpc) must not import host runtime code." },
+        {
+          // Except the settings schema, which imports nothing: it is the settings part of the contract.
+          regex: "^\\.\\./(?!config/config-schema(\\.js)?$)",
+          message: "The contract (electron/host/rpc) must not import host runtime code.",
+        },
       ],
     }),
   },
@@ -74,9 +78,19 @@ export const layering = [
     rules: restrict({
       patterns: [
         {
-          regex: "^\\.\\./\\.\\./",
+          regex: "^\\.\\./\\.\\./(?!config/config-schema(\\.js)?$)",
           message: "The contract (electron/host/rpc) must not import host runtime code.",
         },
+      ],
+    }),
+  },
+  {
+    // The settings schema is part of the contract (the renderer's settings types derive from it),
+    // so it imports nothing at all.
+    files: ["electron/host/config/config-schema.ts"],
+    rules: restrict({
+      patterns: [
+        { regex: ".", message: "config-schema.ts is shared with the contract: it imports nothing." },
       ],
     }),
   },

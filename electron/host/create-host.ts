@@ -185,7 +185,7 @@ export function createHost(options: HostOptions): Host {
         ...auxiliaryTasks.notices(),
       ],
     }),
-    "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
+    "settings.get": async () => settings.get(),
     "settings.set": async ({ key, value }) => {
       settings.set(key, value);
       return { ok: true };

@@ -8,6 +8,7 @@ import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { staleBannerText } from "../../renderer/src/settings/auxiliary/route-words";
 import { fakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -81,7 +82,7 @@ const baseRows = (): AuxiliaryTaskRow[] => [
 function handlers(overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1", mode: "web", home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({ model: { provider: "main", model: "main/model" } }),
+    "settings.get": () => settingsWith({ model: { provider: "main", model: "main/model" } }),
     "providers.list": () => ({ providers: [provider("main", "Main"), provider("old", "Old")] }),
     "providers.models": ({ id }) => ({
       models: id === "old" ? ["old/a", "old/b"] : ["main/model", "main/small"],

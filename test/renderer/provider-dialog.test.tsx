@@ -6,6 +6,7 @@ import type { ProviderView, ProvidersSaveParams } from "../../electron/host/rpc/
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { deferred, fakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -24,7 +25,7 @@ const viewOf = (params: ProvidersSaveParams): ProviderView => ({
 function handlers(overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({}),
+    "settings.get": () => settingsWith({}),
     "providers.list": () => ({ providers: [] }),
     ...overrides,
   };

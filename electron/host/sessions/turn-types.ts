@@ -8,7 +8,7 @@ import type { MessageDisposition, MessageRecord } from "./types.js";
 export type { TurnOrigin, TurnStatus } from "../rpc/events.js";
 
 /** `session.send`'s `mode`; absent = `display.busy_input_mode`. */
-export type BusyInputMode = "queue" | "steer" | "interrupt";
+export type { BusyInputMode } from "../config/config-schema.js";
 
 export type SendDisposition = MessageDisposition;
 

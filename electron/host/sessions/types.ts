@@ -4,7 +4,9 @@
  */
 import type { SessionUsageRow } from "../rpc/methods/sessions.js";
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** The one JSON value type, public in the plugin SDK. */
+export type { JsonValue } from "../../../plugins/sdk/types.js";
+import type { JsonValue } from "../../../plugins/sdk/types.js";
 
 /** Whether the `title_generation` slot has titled the session yet. */
 export type TitleState = "pending" | "set" | "failed";

@@ -4,6 +4,7 @@
  * app's own. Times are epoch milliseconds everywhere in the session API.
  */
 import { method, type EmptyParams } from "../define.js";
+import { BUSY_INPUT_MODES, type BusyInputMode } from "../../config/config-schema.js";
 
 /** What a message may carry (SPEC §9.1); the composer checks these first, the host for sure. */
 export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
@@ -59,7 +60,8 @@ export type SessionDetails = {
   systemPrompt: string;
 };
 
-export type SessionSendMode = "queue" | "steer" | "interrupt";
+/** `session.send`'s `mode`: the busy-input modes of the settings schema; absent = `display.busy_input_mode`. */
+export type SessionSendMode = BusyInputMode;
 
 export interface SessionUsageRow {
   category: string;
@@ -113,7 +115,7 @@ export const sessionMethods = {
     properties: {
       sessionId,
       text: { type: "string", maxLength: 1_000_000 },
-      mode: { type: "string", enum: ["queue", "steer", "interrupt"] },
+      mode: { type: "string", enum: [...BUSY_INPUT_MODES] },
       images: {
         type: "array",
         maxItems: 8,
