@@ -17,7 +17,7 @@ import {
 } from "../rpc/methods/model.js";
 import { auxiliaryRows } from "./auxiliary-rows.js";
 import type { AuxiliaryTaskRegistry } from "./auxiliary-tasks.js";
-import { validateBaseUrl } from "../providers/providers-service.js";
+import { checkBaseUrl } from "../providers/provider-fields.js";
 import { stalePins } from "./stale-pins.js";
 
 const routeKeys = ["provider", "model", "base_url"] as const;
@@ -96,7 +96,7 @@ export class ModelService {
       const providerId =
         provider === "auto" || provider === "main" ? provider : this.configuredProvider(provider, key);
       const pin: AuxiliaryTaskConfig = { provider: providerId, model };
-      if (params.base_url) pin.base_url = validateBaseUrl(params.base_url);
+      if (params.base_url) pin.base_url = checkBaseUrl(params.base_url);
       this.settings.update((doc) => {
         const auxiliary = (doc.auxiliary ??= {});
         const existing = auxiliary[task];
