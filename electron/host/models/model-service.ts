@@ -96,7 +96,7 @@ export class ModelService {
       const providerId =
         provider === "auto" || provider === "main" ? provider : this.configuredProvider(provider, key);
       const pin: AuxiliaryTaskConfig = { provider: providerId, model };
-      if (params.base_url) pin.base_url = checkBaseUrl(params.base_url);
+      if (params.base_url) pin.base_url = checkBaseUrl(params.base_url, "key");
       this.settings.update((doc) => {
         const auxiliary = (doc.auxiliary ??= {});
         const existing = auxiliary[task];

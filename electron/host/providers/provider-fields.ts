@@ -47,26 +47,25 @@ export function checkProviderFields(
   return { id, name, base_url, key_env: keyEnv };
 }
 
-export function checkBaseUrl(raw: string): string {
+/** `naming`: where the URL is not a form field of its own (model.set), the messages name the key. */
+export function checkBaseUrl(raw: string, naming: "field" | "key" = "field"): string {
+  const fail = (message: string) =>
+    new ModelInputError(naming === "key" ? `base_url: ${message}` : message, "base_url");
   const text = raw.trim();
-  if (!text) throw new ModelInputError("Enter the endpoint's base URL, e.g. https://host/v1.", "base_url");
+  if (!text) throw fail("Enter the endpoint's base URL, e.g. https://host/v1.");
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ModelInputError(
+    throw fail(
       `"${text}" is not a URL. Use a full URL that starts with http:// or https://, e.g. https://host/v1.`,
-      "base_url",
     );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ModelInputError("Use a full URL that starts with http:// or https://.", "base_url");
+    throw fail("Use a full URL that starts with http:// or https://.");
   }
   if (url.username || url.password) {
-    throw new ModelInputError(
-      "base_url must not hold credentials; put the key in the API key field",
-      "base_url",
-    );
+    throw fail("The URL must not hold credentials; put the key in the API key field.");
   }
   return url.toString().replace(/\/+$/, "");
 }
