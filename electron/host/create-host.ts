@@ -20,6 +20,7 @@ import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
 import { PluginBudgets } from "./plugins/plugin-budget.js";
+import { BUDGET_FILE_NAME } from "./plugins/budget-file.js";
 import { PluginManager } from "./plugins/plugin-manager.js";
 import type { CallDeadlines } from "./plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
@@ -104,6 +105,7 @@ export function createHost(options: HostOptions): Host {
   const budgets = new PluginBudgets(
     clock,
     (id) => settings.document().plugins?.entries?.[id]?.limits?.daily_tokens,
+    join(options.home, BUDGET_FILE_NAME),
   );
   const bundledPluginsDir =
     options.bundledPluginsDir === undefined ? findBundledPluginsDir() : options.bundledPluginsDir;
@@ -225,6 +227,7 @@ export function createHost(options: HostOptions): Host {
     async close() {
       await plugins.close();
       await pluginRuntime.close();
+      budgets.flush();
       await sessions.close();
       unwatch();
       unwatchSlots();
