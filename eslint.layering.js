@@ -7,7 +7,7 @@
 import { builtinModules } from "node:module";
 
 const electronOnlyInShell =
-  "Only the Electron shell (electron/main.ts, electron/preload.ts, electron/window-state.ts) may import electron.";
+  "Only the Electron shell (electron/main.ts, electron/preload.ts, electron/window-state.ts, electron/plugin-host-utility.ts) may import electron.";
 const electronPackages = [
   { name: "electron", message: electronOnlyInShell },
   { name: "electron-store", message: "electron-store imports electron: only the Electron shell may use it." },
@@ -54,7 +54,7 @@ export const layering = [
     rules: restrict({
       patterns: [
         {
-          regex: "^(\\.\\./)+(main|preload|web|window-state)(\\.js|\\.ts)?$",
+          regex: "^(\\.\\./)+(main|preload|web|window-state|plugin-host-utility)(\\.js|\\.ts)?$",
           message: "Host code must not import the Electron shell or the web entry; they import the host.",
         },
       ],
@@ -130,7 +130,13 @@ export const layering = [
   },
   {
     // The shell is where electron belongs.
-    files: ["electron/main.ts", "electron/preload.ts", "electron/window-state.ts", "test/host/shell/**"],
+    files: [
+      "electron/main.ts",
+      "electron/preload.ts",
+      "electron/window-state.ts",
+      "electron/plugin-host-utility.ts",
+      "test/host/shell/**",
+    ],
     rules: { "no-restricted-imports": "off", "no-restricted-syntax": "off" },
   },
 ];

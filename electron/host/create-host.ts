@@ -26,6 +26,7 @@ import type { CallDeadlines } from "./plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
 import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
 import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
+import type { PluginHostLaunch } from "./plugins/runtime/plugin-host-process.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
@@ -48,7 +49,7 @@ export interface HostOptions {
   /** Opens a folder in the OS file manager (desktop: Electron's shell.openPath). */
   openFolder?: OpenFolder;
   /** How the plugin host process starts (desktop: Electron's binary as Node); plain Node by default. */
-  pluginHostLaunch?: { execPath?: string; env?: Record<string, string> };
+  pluginHostLaunch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn">;
   /** Shorter deadlines, heartbeats and restart delays, for tests; SPEC §5.4's values by default. */
   pluginTimings?: PluginTimings;
 }
