@@ -1,4 +1,4 @@
-// llm_overhead through a plugin's worker (SPEC §5.4, §12): a plugin command that calls
+// llm_overhead through a plugin's worker (docs/contract.md §5.4, §12): a plugin command that calls
 // `ctx.llm.complete` inside its worker (host → plugin host → worker → host → provider and back)
 // vs the `openai` SDK called directly, same loopback server, interleaved after a warm-up.
 import { createServer } from "node:http";

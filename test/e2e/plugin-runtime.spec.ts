@@ -1,5 +1,5 @@
 /**
- * Settings → Plugins shows a plugin's runtime (SPEC §5.4) against the real web host: a user
+ * Settings → Plugins shows a plugin's runtime (docs/contract.md §5.4) against the real web host: a user
  * plugin that crashes three times in a row is stopped, the page and host.info say so in plain
  * words, Restart brings it back; a daily token budget and heap cap saved from the row land in
  * config.yaml.

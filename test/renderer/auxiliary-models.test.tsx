@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Settings → Models → Auxiliary (SPEC §6.5): rows, route words, editor, stale banner, broken pins. */
+/** Settings → Models → Auxiliary (docs/contract.md §6.5): rows, route words, editor, stale banner, broken pins. */
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuxiliaryTaskRow } from "../../electron/host/rpc/methods/model";

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Settings → Providers → a provider's Model settings (SPEC §9.1): context window and image input per model. */
+/** Settings → Providers → a provider's Model settings (docs/contract.md §9.1): context window and image input per model. */
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
 import type { ProviderView } from "../../electron/host/rpc/methods/providers";

@@ -1,5 +1,5 @@
 /**
- * `model.set` and `model.auxiliary.list` (SPEC §6.5, §11): the main model, one slot's pin, a
+ * `model.set` and `model.auxiliary.list` (docs/contract.md §6.5, §11): the main model, one slot's pin, a
  * slot back to auto, and reset-all. Every change is written to `config.yaml` at once; the next
  * call resolves from it. Only slots in the registry can be set or reset.
  */

@@ -1,5 +1,5 @@
 /**
- * Per-plugin daily counters (SPEC §5.4): model tokens (input and output) and calls into the
+ * Per-plugin daily counters (docs/contract.md §5.4): model tokens (input and output) and calls into the
  * plugin, both reset at the next local midnight of the injected clock. A plugin whose tokens today
  * reached `plugins.entries.<id>.limits.daily_tokens` has its model calls refused with
  * PluginLlmBudgetError until then. A call that starts under the budget runs to its end; its

@@ -1,5 +1,5 @@
 /**
- * Providers the user added (SPEC §4, §6.1): list with key state, save (key to the vault first,
+ * Providers the user added (docs/contract.md §4, §6.1): list with key state, save (key to the vault first,
  * all or nothing), remove, and "Test connection" through the provider's `/models`.
  */
 import type { SettingsStore } from "../config/settings-store.js";
@@ -21,7 +21,7 @@ export class ProvidersService {
   constructor(
     private readonly settings: SettingsStore,
     private readonly vault: Vault,
-    /** Learns context windows and vision from the lists that say so (SPEC §9.1). */
+    /** Learns context windows and vision from the lists that say so (docs/contract.md §9.1). */
     private readonly modelInfo?: ModelInfoCache,
   ) {}
 
@@ -131,7 +131,7 @@ export class ProvidersService {
     try {
       const page = await client.models.list();
       this.modelInfo?.record(id, page.data);
-      // Model ids are provider text too: a stored key never comes back in them (SPEC §4).
+      // Model ids are provider text too: a stored key never comes back in them (docs/contract.md §4).
       const keys = this.vault.knownKeys();
       const ids = page.data
         .map((m) => m.id)

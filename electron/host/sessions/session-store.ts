@@ -35,7 +35,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 export type KeptIdentity = { id: string; createdAt: number };
 
 /**
- * The persistent store of sessions, their messages and their usage (SPEC §9.1), on one SQLite file.
+ * The persistent store of sessions, their messages and their usage (docs/contract.md §9.1), on one SQLite file.
  * Synchronous by design (better-sqlite3): every call is a short local transaction. Every failure is
  * a `SessionStoreError`, except caller bugs (bad arguments), which throw as they are.
  */

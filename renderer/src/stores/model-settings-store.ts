@@ -1,5 +1,5 @@
 /**
- * Per-model settings under `providers.<id>.models` (SPEC §3, §9.1): a context window and whether
+ * Per-model settings under `providers.<id>.models` (docs/contract.md §3, §9.1): a context window and whether
  * the model takes images, for what the app can't learn from the provider. Read from the settings
  * document; written back one provider's map at a time.
  */

@@ -1,5 +1,5 @@
 /**
- * The Plugins page's runtime intents (SPEC §5.4): restart a plugin (the way out of "stopped") and
+ * The Plugins page's runtime intents (docs/contract.md §5.4): restart a plugin (the way out of "stopped") and
  * set its limits (`plugins.entries.<id>.limits`). Each shows its outcome on the plugin's row.
  */
 import type { StateCreator } from "zustand/vanilla";

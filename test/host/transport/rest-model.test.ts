@@ -1,5 +1,5 @@
 /**
- * Every REST route of web mode (SPEC §11) against a real host and web server, the same methods
+ * Every REST route of web mode (docs/contract.md §11) against a real host and web server, the same methods
  * over RPC, and the drift test: every surface lists the registry's slots, no more, no fewer.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -52,7 +52,7 @@ const post = async (path: string, body: unknown) => {
 const tasks = (body: Record<string, unknown>) => body.tasks as AuxiliaryTaskRow[];
 
 describe("GET /api/model/auxiliary", () => {
-  it("lists every slot with the SPEC §11 shape, built-ins first, then plugin slots", async () => {
+  it("lists every slot with the docs/contract.md §11 shape, built-ins first, then plugin slots", async () => {
     const { status, body } = await get("/api/model/auxiliary");
     expect(status).toBe(200);
     expect(tasks(body).map((r) => r.task)).toEqual([

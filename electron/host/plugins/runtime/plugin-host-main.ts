@@ -1,5 +1,5 @@
 /**
- * The plugin host process (SPEC §5.4): started by the host under Node's permission model, it runs
+ * The plugin host process (docs/contract.md §5.4): started by the host under Node's permission model, it runs
  * one worker per plugin and relays frames between the host and each worker. It holds no plugin
  * state of its own; when it dies the host starts another and every plugin registers again.
  */

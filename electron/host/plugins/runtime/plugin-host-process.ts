@@ -1,5 +1,5 @@
 /**
- * Starts the plugin host process under Node's permission model (SPEC §5.4): it may read its own
+ * Starts the plugin host process under Node's permission model (docs/contract.md §5.4): it may read its own
  * code, the plugin folders and the SDK, write the plugins' data folders, start workers, and
  * nothing else: no child processes, no native addons. Its environment is built from an
  * allowlist, so no key, `key_env` variable or web token reaches it.

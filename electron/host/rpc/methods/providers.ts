@@ -9,7 +9,7 @@ export interface ProviderView {
   base_url: string;
   key_env: string | null;
   hasKey: boolean;
-  /** Exactly the key's last 4 characters, or null when no key is set (SPEC §4). */
+  /** Exactly the key's last 4 characters, or null when no key is set (docs/contract.md §4). */
   keyHint: string | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * A running plugin's health and limits (SPEC §5.4): its state in words (running, not responding,
+ * A running plugin's health and limits (docs/contract.md §5.4): its state in words (running, not responding,
  * restarting, stopped after repeated crashes), restarts and the last reason with its time, memory,
  * calls and tokens today against its budget, a Restart button, and the daily budget / heap cap.
  */
