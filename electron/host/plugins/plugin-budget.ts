@@ -4,13 +4,15 @@
  * reached `plugins.entries.<id>.limits.daily_tokens` has its model calls refused with
  * PluginLlmBudgetError until then. A call that starts under the budget runs to its end; its
  * tokens count, and the next one is refused. With a `file`, the counters survive a restart
- * (budget-file.ts): tokens are written right after the call that spent them, counts of calls
- * within a second, and everything on `flush()`.
+ * (budget-file.ts): tokens within a quarter second of the call that spent them (a burst of
+ * calls is one write, off every call's path), counts of calls within a second, and everything on
+ * `flush()` at close.
  */
 import type { Clock } from "../clock.js";
 import { readBudgetFile, writeBudgetFile, type DayCount } from "./budget-file.js";
 import { PluginLlmBudgetError } from "./runtime/errors.js";
 
+const tokensWriteDelayMs = 250;
 const callCountWriteDelayMs = 1000;
 
 /** The local calendar day of `ms`, e.g. "2026-11-29". */
@@ -56,8 +58,7 @@ export class PluginBudgets {
   spend(pluginId: string, tokens: number): void {
     if (!Number.isFinite(tokens) || tokens <= 0) return;
     this.today(pluginId).tokens += Math.round(tokens);
-    // Off the caller's path (its answer goes out first), but before anything else runs for long.
-    this.scheduleWrite(0);
+    this.scheduleWrite(tokensWriteDelayMs);
   }
 
   countCall(pluginId: string): void {
