@@ -7,7 +7,7 @@
 import { builtinModules } from "node:module";
 
 const electronOnlyInShell =
-  "Only the Electron shell (electron/main.ts, electron/preload.ts, electron/window-state.ts) may import electron.";
+  "Only the Electron shell (electron/main.ts, electron/preload.ts, electron/window-state.ts, electron/plugin-host-utility.ts) may import electron.";
 const electronPackages = [
   { name: "electron", message: electronOnlyInShell },
   { name: "electron-store", message: "electron-store imports electron: only the Electron shell may use it." },
@@ -54,7 +54,7 @@ export const layering = [
     rules: restrict({
       patterns: [
         {
-          regex: "^(\\.\\./)+(main|preload|web|window-state)(\\.js|\\.ts)?$",
+          regex: "^(\\.\\./)+(main|preload|web|window-state|plugin-host-utility)(\\.js|\\.ts)?$",
           message: "Host code must not import the Electron shell or the web entry; they import the host.",
         },
       ],
@@ -65,7 +65,11 @@ export const layering = [
     files: ["electron/host/rpc/*.ts"],
     rules: restrict({
       patterns: [
-        { regex: "^\\.\\./", message: "The contract (electron/host/rpc) must not import host runtime code." },
+        {
+          // Except the settings schema, which imports nothing: it is the settings part of the contract.
+          regex: "^\\.\\./(?!config/config-schema(\\.js)?$)",
+          message: "The contract (electron/host/rpc) must not import host runtime code.",
+        },
       ],
     }),
   },
@@ -74,9 +78,19 @@ export const layering = [
     rules: restrict({
       patterns: [
         {
-          regex: "^\\.\\./\\.\\./",
+          regex: "^\\.\\./\\.\\./(?!config/config-schema(\\.js)?$)",
           message: "The contract (electron/host/rpc) must not import host runtime code.",
         },
+      ],
+    }),
+  },
+  {
+    // The settings schema is part of the contract (the renderer's settings types derive from it),
+    // so it imports nothing at all.
+    files: ["electron/host/config/config-schema.ts"],
+    rules: restrict({
+      patterns: [
+        { regex: ".", message: "config-schema.ts is shared with the contract: it imports nothing." },
       ],
     }),
   },
@@ -121,6 +135,7 @@ export const layering = [
       "electron/preload.ts",
       "electron/window-state.ts",
       "electron/plugin-protocol.ts",
+      "electron/plugin-host-utility.ts",
       "test/host/shell/**",
     ],
     rules: { "no-restricted-imports": "off", "no-restricted-syntax": "off" },

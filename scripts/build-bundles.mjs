@@ -31,7 +31,7 @@ await build({
   ssr: { noExternal: true, external },
 });
 
-// The plugin host process and its per-plugin worker (SPEC §5.4): own entries, so the plugin host
+// The plugin host process and its per-plugin worker (docs/contract.md §5.4): own entries, so the plugin host
 // loads nothing of the host but the boundary it shares. It may read only this folder's files.
 await build({
   configFile: false,

@@ -28,11 +28,13 @@ import { claimsDir, IdleClaims } from "./plugins/idle/idle-claims.js";
 import { IdleTaskScheduler } from "./plugins/idle/idle-scheduler.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
 import { PluginBudgets } from "./plugins/plugin-budget.js";
+import { BUDGET_FILE_NAME } from "./plugins/budget-file.js";
 import { PluginManager } from "./plugins/plugin-manager.js";
 import type { CallDeadlines } from "./plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
 import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
 import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
+import type { PluginHostLaunch } from "./plugins/runtime/plugin-host-process.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
 import { PluginRpcDispatcher } from "./plugins/pages/plugin-rpc-dispatch.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
@@ -56,7 +58,7 @@ export interface HostOptions {
   /** Opens a folder in the OS file manager (desktop: Electron's shell.openPath). */
   openFolder?: OpenFolder;
   /** How the plugin host process starts (desktop: Electron's binary as Node); plain Node by default. */
-  pluginHostLaunch?: { execPath?: string; env?: Record<string, string> };
+  pluginHostLaunch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn">;
   /** Shorter deadlines, heartbeats and restart delays, for tests; SPEC §5.4's values by default. */
   pluginTimings?: PluginTimings;
 }
@@ -120,6 +122,7 @@ export function createHost(options: HostOptions): Host {
   const budgets = new PluginBudgets(
     clock,
     (id) => settings.document().plugins?.entries?.[id]?.limits?.daily_tokens,
+    join(options.home, BUDGET_FILE_NAME),
   );
   const bundledPluginsDir =
     options.bundledPluginsDir === undefined ? findBundledPluginsDir() : options.bundledPluginsDir;
@@ -281,7 +284,7 @@ export function createHost(options: HostOptions): Host {
         ...auxiliaryTasks.notices(),
       ],
     }),
-    "settings.get": async () => settings.get() as unknown as Record<string, unknown>,
+    "settings.get": async () => settings.get(),
     "settings.set": async ({ key, value }) => {
       settings.set(key, value);
       return { ok: true };
@@ -331,6 +334,7 @@ export function createHost(options: HostOptions): Host {
       await pluginRuntime.close();
       await idleTasks.settled();
       unfollowActivity();
+      budgets.flush();
       await sessions.close();
       unwatch();
       unwatchSlots();

@@ -1,5 +1,5 @@
 /**
- * Where the app keeps its data (SPEC §2): `--home`, else `$HERMES_DESKTOP_HOME`, else the same folder
+ * Where the app keeps its data (docs/contract.md §2): `--home`, else `$HERMES_DESKTOP_HOME`, else the same folder
  * Electron's `app.getPath("userData")` gives, so web mode and the desktop app share one home.
  */
 import { homedir, platform } from "node:os";

@@ -9,6 +9,8 @@ import { ConsentInputError } from "./plugins/capabilities/consent.js";
 import { PluginNotFoundError } from "./plugins/plugin-manager.js";
 import { RpcError } from "./rpc/errors.js";
 import { InvalidVaultInputError, KeyNotSavedError, KeychainUnavailableError } from "./secrets/errors.js";
+import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./sessions/session-errors.js";
+import { SessionStoreError } from "./sessions/session-store-error.js";
 
 export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ConfigValidationError)
@@ -22,7 +24,13 @@ export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ProviderAnswerError) return new RpcError("provider_error", err.message);
   if (err instanceof ConsentInputError) return new RpcError("invalid_params", err.message);
   if (err instanceof PluginNotFoundError) return new RpcError("plugin_not_found", err.message);
-  if (err instanceof Error && err.name === "SessionStoreError")
-    return new RpcError("store_error", err.message);
+  if (err instanceof SessionNotFoundError) return new RpcError("not_found", err.message);
+  if (err instanceof SessionStoreError) {
+    return err.reason === "not_found"
+      ? new RpcError("not_found", err.message)
+      : new RpcError("store_error", err.message, { store: err.reason });
+  }
+  if (err instanceof SessionBusyError) return new RpcError("conflict", err.message);
+  if (err instanceof SessionInputError) return new RpcError("invalid_params", err.message);
   return null;
 }

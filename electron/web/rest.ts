@@ -1,5 +1,5 @@
 /**
- * The REST twins of the model methods (SPEC §11): `GET /api/model/auxiliary` and
+ * The REST twins of the model methods (docs/contract.md §11): `GET /api/model/auxiliary` and
  * `POST /api/model/set`, answered through the same router so validation is shared.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,4 +1,4 @@
-// cold_start (SPEC §12): launch of the web host to the first interactive render of the UI in
+// cold_start (docs/contract.md §12): launch of the web host to the first interactive render of the UI in
 // Chromium, against the same steps for a bare Node server serving one static page.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

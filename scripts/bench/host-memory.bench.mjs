@@ -1,4 +1,4 @@
-// host_memory (SPEC §12): resident memory of the web-mode host and its plugin host (with the
+// host_memory (docs/contract.md §12): resident memory of the web-mode host and its plugin host (with the
 // workers), idle, with 20 plugins enabled and 1,000 sessions in the store, against the same home
 // with no plugin enabled; the difference per plugin is the cost of one worker.
 import { execFileSync } from "node:child_process";

@@ -14,7 +14,7 @@ import { createAgentLog } from "../../out/electron/host/logging/agent-log.js";
 import { PluginLlmService } from "../../out/electron/host/plugins/plugin-llm.js";
 import { createRedactor } from "../../out/electron/host/secrets/redaction.js";
 import { createVault } from "../../out/electron/host/secrets/vault.js";
-import { median, percentile } from "./stats.mjs";
+import { median, percentile, interleaved } from "./stats.mjs";
 import { figure } from "./figure.mjs";
 
 const CALLS = 200;
@@ -71,27 +71,7 @@ export async function run() {
     const messages = [{ role: "user", content: "ping" }];
     const viaCtx = () => llm.complete({ messages });
     const viaSdk = () => direct.chat.completions.create({ model: "bench/model", messages });
-    const time = async (fn) => {
-      const t0 = performance.now();
-      await fn();
-      return performance.now() - t0;
-    };
-    for (let i = 0; i < WARMUP; i++) {
-      await viaCtx();
-      await viaSdk();
-    }
-    const ctxTimes = [];
-    const sdkTimes = [];
-    for (let i = 0; i < CALLS; i++) {
-      // Alternate which goes first, so neither side always runs on a just-warmed socket.
-      if (i % 2 === 0) {
-        ctxTimes.push(await time(viaCtx));
-        sdkTimes.push(await time(viaSdk));
-      } else {
-        sdkTimes.push(await time(viaSdk));
-        ctxTimes.push(await time(viaCtx));
-      }
-    }
+    const { a: ctxTimes, b: sdkTimes } = await interleaved(viaCtx, viaSdk, CALLS, WARMUP);
     const a = median(ctxTimes);
     const b = median(sdkTimes);
     return [

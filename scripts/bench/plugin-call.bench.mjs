@@ -1,4 +1,4 @@
-// plugin_call (SPEC §12): a slash command's round trip into its plugin's worker (host → plugin
+// plugin_call (docs/contract.md §12): a slash command's round trip into its plugin's worker (host → plugin
 // host → worker → back) vs the same handler called as a plain function in the host; p50 and p99.
 import { percentile } from "./stats.mjs";
 import { figure } from "./figure.mjs";

@@ -1,9 +1,9 @@
-// llm_overhead through a plugin's worker (SPEC §5.4, §12): a plugin command that calls
+// llm_overhead through a plugin's worker (docs/contract.md §5.4, §12): a plugin command that calls
 // `ctx.llm.complete` inside its worker (host → plugin host → worker → host → provider and back)
 // vs the `openai` SDK called directly, same loopback server, interleaved after a warm-up.
 import { createServer } from "node:http";
 import OpenAI from "openai";
-import { median, percentile } from "./stats.mjs";
+import { median, percentile, interleaved } from "./stats.mjs";
 import { figure } from "./figure.mjs";
 import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
 
@@ -50,26 +50,7 @@ export async function run() {
     const messages = [{ role: "user", content: "ping" }];
     const viaWorker = () => command.handler("", { sessionId: "s", gatewaySessionKey: "g" });
     const viaSdk = () => direct.chat.completions.create({ model: "bench/model", messages });
-    const time = async (fn) => {
-      const t0 = performance.now();
-      await fn();
-      return performance.now() - t0;
-    };
-    for (let i = 0; i < WARMUP; i++) {
-      await viaWorker();
-      await viaSdk();
-    }
-    const worker = [];
-    const sdk = [];
-    for (let i = 0; i < CALLS; i++) {
-      if (i % 2 === 0) {
-        worker.push(await time(viaWorker));
-        sdk.push(await time(viaSdk));
-      } else {
-        sdk.push(await time(viaSdk));
-        worker.push(await time(viaWorker));
-      }
-    }
+    const { a: worker, b: sdk } = await interleaved(viaWorker, viaSdk, CALLS, WARMUP);
     const a = median(worker);
     const b = median(sdk);
     return [

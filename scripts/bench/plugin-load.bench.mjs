@@ -1,4 +1,4 @@
-// plugin_load (SPEC §12): 50 plugins discovered and started (plugin host started, one worker each,
+// plugin_load (docs/contract.md §12): 50 plugins discovered and started (plugin host started, one worker each,
 // every register run) against the same for 1 plugin, from createHost to all loaded.
 import { figure } from "./figure.mjs";
 import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";

@@ -1,4 +1,4 @@
-// stream_render (SPEC §12): tokens per second the renderer shows while a fast stream comes in
+// stream_render (docs/contract.md §12): tokens per second the renderer shows while a fast stream comes in
 // (a loopback OpenAI-format server sends 20,000 tokens at 5,000 tokens/s through the real web
 // host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
 import { once } from "node:events";

@@ -31,6 +31,19 @@ test("the Theme choice applies at once and is kept in config.yaml", async ({ pag
   await page.emulateMedia({ colorScheme: "dark" });
   await expect.poll(background).toBe(light);
   await expect.poll(() => hermes.readConfig()).toMatch(/theme: light/);
+
+  // System follows the OS: the same dark as the Dark choice when the OS is dark, light otherwise.
+  await page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "Dark", exact: true }).click();
+  await expect.poll(background).not.toBe(light);
+  const dark = await background();
+  await page
+    .getByRole("group", { name: "Theme" })
+    .getByRole("radio", { name: "System", exact: true })
+    .click();
+  await expect.poll(() => hermes.readConfig()).toMatch(/theme: system/);
+  await expect.poll(background).toBe(dark);
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect.poll(background).toBe(light);
 });
 
 test("an invalid theme in a script's settings.set names the key", async ({ hermes }) => {

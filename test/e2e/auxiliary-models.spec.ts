@@ -1,5 +1,5 @@
 /**
- * Settings → Models → Auxiliary in a real Chromium against web mode (SPEC §6.5): a pin made in
+ * Settings → Models → Auxiliary in a real Chromium against web mode (docs/contract.md §6.5): a pin made in
  * the UI reaches the fake provider on the next title request, Follow <Base> on a plugin slot,
  * and the stale banner after a main-model switch with its own Reset all to main.
  */

@@ -1,5 +1,5 @@
 /**
- * Images in chat end to end (SPEC §9.1): an image pasted into the composer of a chat whose main
+ * Images in chat end to end (docs/contract.md §9.1): an image pasted into the composer of a chat whose main
  * model is text-only is described through the `vision` slot, the description goes to the main
  * model in its place, and the transcript shows the image with the vision mark.
  */

@@ -1,5 +1,5 @@
 /**
- * A config.yaml that does not parse (SPEC §2): the host moves it aside to config.yaml.corrupt-*,
+ * A config.yaml that does not parse (docs/contract.md §2): the host moves it aside to config.yaml.corrupt-*,
  * starts on defaults, and the UI tells the user which file went where.
  */
 import { readdir, readFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * The launch token stays with the app's own origin (SPEC §11, issue 13): after the app is opened
+ * The launch token stays with the app's own origin (docs/contract.md §11, issue 13): after the app is opened
  * in Chromium, a plain server on another 127.0.0.1 port must receive no cookie and no token from
  * the browser, while the app itself keeps working across a reload without the token in its URL.
  */

@@ -1,5 +1,5 @@
 /**
- * Web mode's transport seen from a script (SPEC §11): the launch token on HTTP and on the `/rpc`
+ * Web mode's transport seen from a script (docs/contract.md §11): the launch token on HTTP and on the `/rpc`
  * handshake, the Origin check, and JSON-RPC error reasons. No browser: raw HTTP and `ws`.
  */
 import { request as httpRequest } from "node:http";

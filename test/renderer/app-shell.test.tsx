@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ProviderView } from "../../electron/host/rpc/methods/providers";
 import { fakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -26,7 +27,7 @@ const local: ProviderView = {
 function handlers(overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [corruptNotice] }),
-    "settings.get": () => ({}),
+    "settings.get": () => settingsWith({}),
     "providers.list": () => ({ providers: [] }),
     ...overrides,
   };
@@ -56,7 +57,7 @@ describe("App shell", () => {
     const client = fakeClient(
       handlers({
         "providers.list": () => ({ providers }),
-        "settings.get": () => ({ model }),
+        "settings.get": () => settingsWith({ model }),
       }),
     );
     renderApp(client);

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Settings → Models → Auxiliary (SPEC §6.5): rows, route words, editor, stale banner, broken pins. */
+/** Settings → Models → Auxiliary (docs/contract.md §6.5): rows, route words, editor, stale banner, broken pins. */
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuxiliaryTaskRow } from "../../electron/host/rpc/methods/model";
@@ -8,6 +8,7 @@ import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { staleBannerText } from "../../renderer/src/settings/auxiliary/route-words";
 import { fakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -81,7 +82,7 @@ const baseRows = (): AuxiliaryTaskRow[] => [
 function handlers(overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1", mode: "web", home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({ model: { provider: "main", model: "main/model" } }),
+    "settings.get": () => settingsWith({ model: { provider: "main", model: "main/model" } }),
     "providers.list": () => ({ providers: [provider("main", "Main"), provider("old", "Old")] }),
     "providers.models": ({ id }) => ({
       models: id === "old" ? ["old/a", "old/b"] : ["main/model", "main/small"],

@@ -2,6 +2,7 @@
 import type { ProviderView } from "../../electron/host/rpc/methods/providers";
 import type { ChatMessage, SessionListItem } from "../../renderer/src/stores/chat-model";
 import type { Handlers } from "./fake-client";
+import { settingsWith } from "./fake-client.js";
 
 export const local: ProviderView = {
   id: "local",
@@ -15,7 +16,7 @@ export const local: ProviderView = {
 export function chatHandlers(overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({ model: { provider: "local", model: "qwen3-8b" } }),
+    "settings.get": () => settingsWith({ model: { provider: "local", model: "qwen3-8b" } }),
     "providers.list": () => ({ providers: [local] }),
     "session.list": () => ({ sessions: [] }),
     "session.messages": () => ({ messages: [] }),

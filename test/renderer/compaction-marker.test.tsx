@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** The compaction marker (SPEC §9.1): one collapsed line in the transcript that opens to the summary. */
+/** The compaction marker (docs/contract.md §9.1): one collapsed line in the transcript that opens to the summary. */
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
 import { MessageRow } from "../../renderer/src/chat/message-row";

@@ -7,6 +7,7 @@ import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { chatHandlers, session } from "./chat-fixtures";
 import { fakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -48,10 +49,11 @@ describe("Composer", () => {
   it("while a reply streams, follows the busy-input setting and says what happened", async () => {
     const c = client({
       "session.list": () => ({ sessions: [session("s1", "Chat", 1)] }),
-      "settings.get": () => ({
-        model: { provider: "local", model: "qwen3-8b" },
-        display: { busy_input_mode: "steer" },
-      }),
+      "settings.get": () =>
+        settingsWith({
+          model: { provider: "local", model: "qwen3-8b" },
+          display: { busy_input_mode: "steer" },
+        }),
       "session.send": () => ({ turnId: "t1", disposition: "steered" }),
     });
     const { stores } = renderApp(c);
@@ -126,7 +128,7 @@ describe("Composer", () => {
   });
 
   it("is disabled with the reason and a way to Settings → Models when no main model is set", async () => {
-    const c = client({ "settings.get": () => ({}) });
+    const c = client({ "settings.get": () => settingsWith({}) });
     const { stores } = renderApp(c);
     const box = await messageBox();
     await waitFor(() => expect(box.disabled).toBe(true));

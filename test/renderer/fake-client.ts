@@ -5,6 +5,7 @@
 import type { MethodName, ParamsOf, ResultOf } from "../../electron/host/rpc/contract.js";
 import type { ConnectionStatus, HermesClient, HostEvent } from "../../renderer/src/api/client.js";
 import { HermesRpcError } from "../../renderer/src/api/rpc-error.js";
+import { defaultSettings, type Settings } from "../../electron/host/rpc/methods/settings.js";
 
 export type Handlers = { [M in MethodName]?: (params: ParamsOf<M>) => Promise<ResultOf<M>> | ResultOf<M> };
 
@@ -67,4 +68,15 @@ export function deferred<T>(): {
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+type SettingsPatch = { [K in keyof Settings]?: Partial<Settings[K]> };
+
+/** What `settings.get` answers: the effective settings, i.e. the defaults with the test's blocks over them. */
+export function settingsWith(patch: SettingsPatch = {}): Settings {
+  const settings = defaultSettings();
+  for (const key of Object.keys(patch) as Array<keyof Settings>) {
+    Object.assign(settings[key], patch[key]);
+  }
+  return settings;
 }

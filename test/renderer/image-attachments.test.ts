@@ -1,4 +1,4 @@
-/** The composer's own checks before an image is read (SPEC §9.1); the host checks the bytes again. */
+/** The composer's own checks before an image is read (docs/contract.md §9.1); the host checks the bytes again. */
 import { expect, it } from "vitest";
 import { refusalFor } from "../../renderer/src/chat/image-attachments";
 

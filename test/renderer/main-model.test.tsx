@@ -6,6 +6,7 @@ import type { ProviderView } from "../../electron/host/rpc/methods/providers";
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { deferred, fakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -23,7 +24,7 @@ const cloud = provider("cloud", "Cloud");
 function handlers(overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({ model: { provider: "local", model: "qwen3-8b" } }),
+    "settings.get": () => settingsWith({ model: { provider: "local", model: "qwen3-8b" } }),
     "providers.list": () => ({ providers: [local, cloud] }),
     "providers.models": ({ id }) => ({
       models: id === "cloud" ? ["fake/chat-small", "fake/chat-large", "fake/vision"] : ["qwen3-8b"],
@@ -98,7 +99,11 @@ describe("Settings → Models → Main", () => {
   });
 
   it("supports the keyboard: arrows move through options, Enter picks, Escape closes", async () => {
-    renderApp(fakeClient(handlers({ "settings.get": () => ({ model: { provider: "cloud", model: "" } }) })));
+    renderApp(
+      fakeClient(
+        handlers({ "settings.get": () => settingsWith({ model: { provider: "cloud", model: "" } }) }),
+      ),
+    );
     await openMainTab();
     await waitFor(() => expect(providerSelect().value).toBe("cloud"));
     await waitFor(() => expect(screen.queryByText("Loading models…")).toBeNull());

@@ -1,11 +1,13 @@
 // @vitest-environment happy-dom
-/** Settings → Providers → a provider's Model settings (SPEC §9.1): context window and image input per model. */
+/** Settings → Providers → a provider's Model settings (docs/contract.md §9.1): context window and image input per model. */
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
 import type { ProviderView } from "../../electron/host/rpc/methods/providers";
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { fakeClient } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
+import type { ModelSettings } from "../../electron/host/rpc/methods/settings.js";
 
 afterEach(cleanup);
 
@@ -19,14 +21,15 @@ const local: ProviderView = {
 };
 
 it("toggles image input, adds a model, and shows a refused value's message", async () => {
-  let models: Record<string, unknown> = { "qwen3-8b": { context_window: 32768 } };
+  let models: Record<string, ModelSettings> = { "qwen3-8b": { context_window: 32768 } };
   const client = fakeClient({
     "host.info": () => ({ version: "1", mode: "web", home: "/tmp/h", notices: [] }),
     "providers.list": () => ({ providers: [local] }),
-    "settings.get": () => ({
-      model: { provider: "local", model: "qwen3-8b" },
-      providers: { local: { ...local, models } },
-    }),
+    "settings.get": () =>
+      settingsWith({
+        model: { provider: "local", model: "qwen3-8b" },
+        providers: { local: { name: local.name, base_url: local.base_url, models } },
+      }),
     "settings.set": ({ key, value }) => {
       if (key !== "providers.local.models") throw new Error(`unexpected ${key}`);
       if ((value as Record<string, { context_window?: number }>)["tiny"]?.context_window === 10) {
@@ -35,7 +38,7 @@ it("toggles image input, adds a model, and shows a refused value's message", asy
           "providers.local.models.tiny.context_window must be at least 256",
         );
       }
-      models = value as Record<string, unknown>;
+      models = value as Record<string, ModelSettings>;
       return { ok: true };
     },
   });

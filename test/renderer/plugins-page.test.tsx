@@ -13,6 +13,7 @@ import { connectStoresToHost, createAppStores } from "../../renderer/src/stores/
 import { StoresProvider } from "../../renderer/src/stores/stores-context";
 import { deferred, fakeClient, type FakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -63,7 +64,7 @@ const tldrCommand: PluginCommandView = {
 function handlers(mode: "web" | "desktop", overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1.2.3", mode, home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({}),
+    "settings.get": () => settingsWith({}),
     "providers.list": () => ({ providers: [] }),
     "plugins.list": () => ({ plugins: [tldr] }),
     "plugins.commands": () => ({ commands: [] }),

@@ -6,14 +6,15 @@ import type { ProviderView, ProvidersSaveParams } from "../../electron/host/rpc/
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { deferred, fakeClient, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
 const apiKey = "sk-test-0000-0000-0000-wxyz";
 const presetNames = ["OpenRouter", "OpenAI", "llama.cpp server", "Ollama", "LM Studio", "vLLM", "Custom"];
 
-const viewOf = (params: ProvidersSaveParams): ProviderView => ({
-  id: params.id,
+const viewOf = (params: ProvidersSaveParams, id = params.id ?? ""): ProviderView => ({
+  id,
   name: params.name,
   base_url: params.base_url,
   key_env: params.key_env ?? null,
@@ -24,7 +25,7 @@ const viewOf = (params: ProvidersSaveParams): ProviderView => ({
 function handlers(overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({}),
+    "settings.get": () => settingsWith({}),
     "providers.list": () => ({ providers: [] }),
     ...overrides,
   };
@@ -75,14 +76,14 @@ describe("Add provider", () => {
     expect((saving as HTMLButtonElement).disabled).toBe(true);
 
     const sent = client.callsOf("providers.save")[0] as ProvidersSaveParams;
+    // No id: the host derives it from the name (the hint shows the same derivation).
     expect(sent).toEqual({
-      id: "my-local-box",
       name: "My Local Box!",
       base_url: "http://127.0.0.1:8080/v1",
       key_env: null,
       apiKey,
     });
-    save.resolve({ provider: viewOf(sent) });
+    save.resolve({ provider: viewOf(sent, "my-local-box") });
 
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(document.documentElement.outerHTML).not.toContain(apiKey);
@@ -121,19 +122,29 @@ describe("Add provider", () => {
     expect((within(dialog).getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it("checks the fields before calling the host", async () => {
-    const client = fakeClient(handlers());
+  it("marks the field the host refused, with the host's words, and keeps the fields", async () => {
+    const message = "Use a full URL that starts with http:// or https://.";
+    const client = fakeClient(
+      handlers({
+        "providers.save": () => {
+          throw new HermesRpcError("invalid_params", message, { key: "base_url" });
+        },
+      }),
+    );
     renderApp(client);
     const dialog = await openAddFromWelcome();
     fireEvent.click(within(dialog).getByRole("button", { name: "Custom" }));
-    type(field(dialog, "Base URL"), "not a url");
-    type(field(dialog, "Key environment variable"), "1BAD");
+    type(field(dialog, "Name"), "Box");
+    type(field(dialog, "Base URL"), "ftp://box");
     fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
 
-    expect(await within(dialog).findByText("Give the provider a name.")).toBeTruthy();
-    expect(within(dialog).getByText(/starts with http:\/\/ or https:\/\//)).toBeTruthy();
-    expect(field(dialog, "Key environment variable").getAttribute("aria-invalid")).toBe("true");
-    expect(client.callsOf("providers.save")).toEqual([]);
+    expect(await within(dialog).findByText(message)).toBeTruthy();
+    expect(field(dialog, "Base URL").getAttribute("aria-invalid")).toBe("true");
+    expect(field(dialog, "Name").getAttribute("aria-invalid")).not.toBe("true");
+    expect(field(dialog, "Base URL").value).toBe("ftp://box");
+    // Typing in the field clears its mark.
+    type(field(dialog, "Base URL"), "https://box/v1");
+    expect(field(dialog, "Base URL").getAttribute("aria-invalid")).not.toBe("true");
   });
 });
 

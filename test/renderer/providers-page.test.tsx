@@ -6,6 +6,7 @@ import type { ProviderView } from "../../electron/host/rpc/methods/providers";
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { deferred, fakeClient } from "./fake-client";
 import { renderApp } from "./render-app";
+import { settingsWith } from "./fake-client.js";
 
 afterEach(cleanup);
 
@@ -28,7 +29,7 @@ const router: ProviderView = {
 
 const baseHandlers = {
   "host.info": () => ({ version: "1.2.3", mode: "web" as const, home: "/tmp/h", notices: [] }),
-  "settings.get": () => ({ model: { provider: "local", model: "qwen3-8b" } }),
+  "settings.get": () => settingsWith({ model: { provider: "local", model: "qwen3-8b" } }),
 };
 
 async function openProviders() {

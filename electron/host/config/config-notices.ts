@@ -2,7 +2,7 @@ import type { ConfigIssue } from "./config-errors.js";
 
 export type ConfigNoticeKind = "config_corrupt" | "config_invalid" | "config_unreadable";
 
-/** Shown in the UI and in `host.info`'s `notices` (SPEC §2). */
+/** Shown in the UI and in `host.info`'s `notices` (docs/contract.md §2). */
 export interface ConfigNotice {
   kind: ConfigNoticeKind;
   message: string;

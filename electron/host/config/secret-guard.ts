@@ -12,7 +12,7 @@ function holdsValue(value: unknown): boolean {
 }
 
 /**
- * Finds credentials under `providers.<id>` (any depth). Keys go to the vault (SPEC §4), never
+ * Finds credentials under `providers.<id>` (any depth). Keys go to the vault (docs/contract.md §4), never
  * into config.yaml, so such a property is refused with a message that says where keys belong.
  */
 export function findSecretsUnderProviders(doc: Record<string, unknown>): DocumentIssue[] {

@@ -55,7 +55,7 @@ const isWholeAllowlist = (path: string[]): boolean =>
   allowlistKeys.has(path[4]!);
 
 /**
- * An absent allowlist allows any value (SPEC §6.6), so dropping a broken one would open the gate;
+ * An absent allowlist allows any value (docs/contract.md §6.6), so dropping a broken one would open the gate;
  * a broken allowlist becomes an empty one, which allows none.
  */
 function failClosedAllowlist(doc: Record<string, unknown>, path: string[]): void {

@@ -56,7 +56,7 @@ interface Snapshot {
 }
 
 /**
- * `config.yaml` in the data home (SPEC §2, §3). conf is the file engine (YAML codec, atomic
+ * `config.yaml` in the data home (docs/contract.md §2, §3). conf is the file engine (YAML codec, atomic
  * writes); validation, recovery and notices are ours. Every read checks the file first, so a hand
  * edit is seen by the next `get()` and policies are never cached across edits.
  */

@@ -1,5 +1,5 @@
 /**
- * One call on an auxiliary slot (SPEC §5.3, §6.4, §9.1): the route resolved now, from the settings
+ * One call on an auxiliary slot (docs/contract.md §5.3, §6.4, §9.1): the route resolved now, from the settings
  * of this moment; `pre_auxiliary_call` / `post_auxiliary_call` around the request with `auxTask`
  * and `pluginId`; usage billed to the session under the slot's category. The body is the side
  * task's own — a conversation's temperature or reasoning settings never reach it.

@@ -1,5 +1,5 @@
 /**
- * The fallback chain (SPEC §6.1, §9.1): the main route first, then `fallback_providers` in
+ * The fallback chain (docs/contract.md §6.1, §9.1): the main route first, then `fallback_providers` in
  * order, moving on only for 429 or 5xx and only while nothing has been shown from the reply.
  */
 import { ProviderRequestError } from "./provider-request-error.js";

@@ -1,6 +1,6 @@
 /**
  * The `openai` SDK client for one provider. The SDK's own retries are off: a 429 or 5xx goes to the
- * next fallback provider instead (SPEC §9.1), and "Test connection" must answer promptly.
+ * next fallback provider instead (docs/contract.md §9.1), and "Test connection" must answer promptly.
  */
 import OpenAI from "openai";
 

@@ -19,7 +19,7 @@ export class ProviderRequestError extends Error {
     super(message);
   }
 
-  /** 429 and 5xx go to the next fallback provider (SPEC §6.1). */
+  /** 429 and 5xx go to the next fallback provider (docs/contract.md §6.1). */
   get retryable(): boolean {
     return this.status === 429 || (this.status !== null && this.status >= 500);
   }

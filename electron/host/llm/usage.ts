@@ -1,4 +1,4 @@
-/** Provider usage in the app's shape (SPEC §6.6); the plugin SDK's type is the one definition. */
+/** Provider usage in the app's shape (docs/contract.md §6.6); the plugin SDK's type is the one definition. */
 import type { LlmUsage } from "../../../plugins/sdk/types.js";
 
 export type Usage = LlmUsage;

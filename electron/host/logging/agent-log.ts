@@ -1,5 +1,5 @@
 /**
- * `logs/agent.log`: one line per audited event, `<ISO time> LEVEL <event> key=value …` (SPEC §6.7).
+ * `logs/agent.log`: one line per audited event, `<ISO time> LEVEL <event> key=value …` (docs/contract.md §6.7).
  * Every line passes through the redactor with force, so no key reaches the file.
  */
 import { appendFileSync, mkdirSync } from "node:fs";

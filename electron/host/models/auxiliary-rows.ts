@@ -1,5 +1,5 @@
 /**
- * `model.auxiliary.list` rows (SPEC §11): every slot of the registry, in its order, with the
+ * `model.auxiliary.list` rows (docs/contract.md §11): every slot of the registry, in its order, with the
  * user's block, the effective route as resolved right now, and whether it is stale or broken.
  */
 import type { Settings } from "../config/config-schema.js";

@@ -1,5 +1,5 @@
 /**
- * The one registry of auxiliary slots (SPEC §6.2, §6.3): the built-ins in their fixed order, then
+ * The one registry of auxiliary slots (docs/contract.md §6.2, §6.3): the built-ins in their fixed order, then
  * the slots enabled plugins registered, sorted by key. Every surface reads it — the resolver,
  * `model.auxiliary.list` and its REST twin, the settings page, reset-all and stale detection — so
  * none of them can list a different set. A host service: plugins reach it through one `ctx` call.
@@ -16,7 +16,7 @@ export const BUILTIN_SLOTS = [
 export type BuiltinTask = (typeof BUILTIN_SLOTS)[number]["key"];
 export const BUILTIN_TASK_KEYS: readonly BuiltinTask[] = BUILTIN_SLOTS.map((s) => s.key);
 
-/** Hermes built-ins the app does not run; their keys stay reserved (SPEC §6.2). */
+/** Hermes built-ins the app does not run; their keys stay reserved (docs/contract.md §6.2). */
 export const RESERVED_TASK_KEYS = [
   "approval",
   "mcp",
@@ -79,7 +79,7 @@ export class AuxiliaryTaskRegistrationError extends Error {
 
 const defaultKeys = ["provider", "model", "base_url", "timeout", "reasoning_effort", "extra_body"] as const;
 
-/** Keeps only the block keys SPEC §6.2 names, each with the type the config schema allows. */
+/** Keeps only the block keys docs/contract.md §6.2 names, each with the type the config schema allows. */
 function readDefaults(key: string, raw: unknown): SlotDefaults {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== "object" || Array.isArray(raw)) {
@@ -136,7 +136,7 @@ export class AuxiliaryTaskRegistry {
   }
 
   /**
-   * SPEC §6.3: key rules with their exact errors; the same plugin registering again replaces its
+   * docs/contract.md §6.3: key rules with their exact errors; the same plugin registering again replaces its
    * entry; a base that is unknown, itself or would close a cycle warns and is dropped.
    */
   register(pluginId: string, key: unknown, spec: AuxiliaryTaskSpec | undefined): void {
@@ -215,7 +215,7 @@ export class AuxiliaryTaskRegistry {
     if (removed) this.changed();
   }
 
-  /** Built-ins in SPEC §6.2 order, then plugin slots sorted by key. */
+  /** Built-ins in docs/contract.md §6.2 order, then plugin slots sorted by key. */
   list(): SlotDefinition[] {
     const builtins: SlotDefinition[] = BUILTIN_SLOTS.map((s) => ({ kind: "builtin" as const, ...s }));
     const plugin = [...this.pluginSlots.values()].sort((a, b) =>
@@ -236,7 +236,7 @@ export class AuxiliaryTaskRegistry {
     return this.pluginSlots.get(key);
   }
 
-  /** Whether `pluginId` registered `key` itself (the `ctx.llm` `task` rule, SPEC §6.6). */
+  /** Whether `pluginId` registered `key` itself (the `ctx.llm` `task` rule, docs/contract.md §6.6). */
   owns(pluginId: string, key: string): boolean {
     return this.pluginSlots.get(key)?.pluginId === pluginId;
   }

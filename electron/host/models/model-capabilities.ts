@@ -1,5 +1,5 @@
 /**
- * What a model can take (SPEC §9.1): its context window and whether it reads images. In order:
+ * What a model can take (docs/contract.md §9.1): its context window and whether it reads images. In order:
  * `providers.<id>.models.<model>` in config.yaml, else what the provider's model list said (when
  * it says so), else defaults for well-known model names, else 32,768 tokens and text-only.
  */

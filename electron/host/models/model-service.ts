@@ -1,5 +1,5 @@
 /**
- * `model.set` and `model.auxiliary.list` (SPEC §6.5, §11): the main model, one slot's pin, a
+ * `model.set` and `model.auxiliary.list` (docs/contract.md §6.5, §11): the main model, one slot's pin, a
  * slot back to auto, and reset-all. Every change is written to `config.yaml` at once; the next
  * call resolves from it. Only slots in the registry can be set or reset.
  */
@@ -17,7 +17,7 @@ import {
 } from "../rpc/methods/model.js";
 import { auxiliaryRows } from "./auxiliary-rows.js";
 import type { AuxiliaryTaskRegistry } from "./auxiliary-tasks.js";
-import { validateBaseUrl } from "../providers/providers-service.js";
+import { checkBaseUrl } from "../providers/provider-fields.js";
 import { stalePins } from "./stale-pins.js";
 
 const routeKeys = ["provider", "model", "base_url"] as const;
@@ -96,7 +96,7 @@ export class ModelService {
       const providerId =
         provider === "auto" || provider === "main" ? provider : this.configuredProvider(provider, key);
       const pin: AuxiliaryTaskConfig = { provider: providerId, model };
-      if (params.base_url) pin.base_url = validateBaseUrl(params.base_url);
+      if (params.base_url) pin.base_url = checkBaseUrl(params.base_url, "key");
       this.settings.update((doc) => {
         const auxiliary = (doc.auxiliary ??= {});
         const existing = auxiliary[task];

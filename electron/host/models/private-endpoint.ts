@@ -1,4 +1,4 @@
-/** Whether a base URL points at this machine or a private network (SPEC §6.4's stale-pin rule). */
+/** Whether a base URL points at this machine or a private network (docs/contract.md §6.4's stale-pin rule). */
 import { isIP } from "node:net";
 
 const ipv4Private = (ip: string): boolean => {

@@ -1,5 +1,5 @@
 /**
- * Stale pins (SPEC §6.4): slots the user pinned to a provider other than the main one, on an
+ * Stale pins (docs/contract.md §6.4): slots the user pinned to a provider other than the main one, on an
  * endpoint that is not private — they keep spending on the old provider after a switch. Only the
  * registry's slots count: a disabled plugin's block is kept but is on no surface.
  */

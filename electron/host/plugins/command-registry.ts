@@ -1,4 +1,4 @@
-/** Slash commands plugins registered (SPEC §5.2 `registerCommand`). */
+/** Slash commands plugins registered (docs/contract.md §5.2 `registerCommand`). */
 import { PluginOwnedRegistry } from "./plugin-owned-registry.js";
 
 export interface CommandContext {

@@ -1,5 +1,5 @@
 /**
- * Finds plugins (SPEC §5.1): the app's bundled `plugins/` folder, then `<home>/plugins`. A later
+ * Finds plugins (docs/contract.md §5.1): the app's bundled `plugins/` folder, then `<home>/plugins`. A later
  * source wins on an id collision (with a warning); two folders of one source with the same id:
  * the second (by folder name) is refused with a reason shown on the first.
  */

@@ -1,5 +1,5 @@
 /**
- * Registered hooks and how they fire (SPEC §5.3): in registration order, each bounded by a
+ * Registered hooks and how they fire (docs/contract.md §5.3): in registration order, each bounded by a
  * timeout; a hook that throws is logged and skipped; a `pre_tool_call` hook that returns
  * `{block}` or times out blocks the tool (fails closed).
  */
@@ -91,7 +91,7 @@ export class HookRegistry {
   /** `pre_tool_call`: the first `{block: reason}` (or a timeout) blocks the tool. */
   async gateTool(payload: HookPayloads["pre_tool_call"]): Promise<ToolGate> {
     for (const outcome of await this.fire("pre_tool_call", payload)) {
-      // A plugin that died or missed its deadline while deciding fails closed (SPEC §5.4).
+      // A plugin that died or missed its deadline while deciding fails closed (docs/contract.md §5.4).
       if (
         outcome.status === "error" &&
         (outcome.reason === "plugin_unresponsive" || outcome.reason === "plugin_timeout")

@@ -1,4 +1,4 @@
-/** Hook names and payloads (SPEC §5.3); the types live in the plugin SDK so they are written once. */
+/** Hook names and payloads (docs/contract.md §5.3); the types live in the plugin SDK so they are written once. */
 import type { HookName, HookPayloads } from "../../../plugins/sdk/types.js";
 
 export type { HookName, HookPayloads, HookResults } from "../../../plugins/sdk/types.js";

@@ -1,5 +1,5 @@
 /**
- * Reads JSON out of a model's reply (SPEC §6.6): the whole reply, else a code fence (also after
+ * Reads JSON out of a model's reply (docs/contract.md §6.6): the whole reply, else a code fence (also after
  * prose), else the outermost `{…}` span. Providers that ignore `response_format` often
  * wrap the object in a fence or lead with a sentence.
  */

@@ -1,5 +1,5 @@
 /**
- * Checks of the arguments every `ctx.llm` call takes (SPEC §6.6): a bad one is a
+ * Checks of the arguments every `ctx.llm` call takes (docs/contract.md §6.6): a bad one is a
  * PluginLlmInputError, raised before anything is sent (and audited as refused).
  */
 import type { LlmCallOptions } from "../../../plugins/sdk/types.js";

@@ -1,4 +1,4 @@
-/** The errors `ctx.llm` raises (SPEC §6.6); their `name`s are public and plugins branch on them. */
+/** The errors `ctx.llm` raises (docs/contract.md §6.6); their `name`s are public and plugins branch on them. */
 
 /** Bad arguments: fix the call. Raised before any request is sent. */
 export class PluginLlmInputError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Checks a plugin's main module before its worker imports it (SPEC §5.1): it must exist and stay
+ * Checks a plugin's main module before its worker imports it (docs/contract.md §5.1): it must exist and stay
  * inside the plugin folder. `register` itself runs in the worker (runtime/plugin-worker-main.ts),
  * bounded by REGISTER_TIMEOUT_MS on the host's clock.
  */

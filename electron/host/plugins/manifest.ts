@@ -1,5 +1,5 @@
 /**
- * `plugin.yaml` (SPEC §5.1): parsed with `yaml`, validated with a JSON Schema (ajv). Unknown keys
+ * `plugin.yaml` (docs/contract.md §5.1): parsed with `yaml`, validated with a JSON Schema (ajv). Unknown keys
  * and unknown capability ids warn; anything else that is wrong refuses the plugin with a reason
  * the Plugins page shows.
  */

@@ -1,5 +1,5 @@
 /**
- * One `plugin_llm` line per `ctx.llm` call in `logs/agent.log` (SPEC §6.7), refused calls
+ * One `plugin_llm` line per `ctx.llm` call in `logs/agent.log` (docs/contract.md §6.7), refused calls
  * included. Only routing facts and token counts: never the prompt, the reply or a key.
  */
 import type { AgentLog } from "../logging/agent-log.js";

@@ -1,5 +1,5 @@
 /**
- * What the plugin manager keeps per plugin, and the pure parts of its runtime story (SPEC §5.4):
+ * What the plugin manager keeps per plugin, and the pure parts of its runtime story (docs/contract.md §5.4):
  * how a crash is counted, what `plugins.list` shows of the runtime, the notice of a stopped one.
  */
 import type { TimerHandle } from "../clock.js";

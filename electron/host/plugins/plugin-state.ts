@@ -1,5 +1,5 @@
 /**
- * `ctx.state` (SPEC §5.2): JSON values persisted per plugin in
+ * `ctx.state` (docs/contract.md §5.2): JSON values persisted per plugin in
  * `<home>/plugin-data/<id>/state.json`. Writes are atomic (temp file, then rename) so a crash
  * leaves the old or the new file, never half of one.
  */

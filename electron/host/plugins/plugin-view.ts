@@ -1,4 +1,4 @@
-/** What `plugins.list` shows of one plugin (SPEC §11, §5.4). */
+/** What `plugins.list` shows of one plugin (docs/contract.md §11, §5.4). */
 import type { PluginEntryDocument, Settings } from "../config/config-schema.js";
 import type { PluginRuntimeView, PluginView } from "../rpc/methods/plugins.js";
 import { isCapabilityGranted, pendingCapabilities } from "./capabilities.js";

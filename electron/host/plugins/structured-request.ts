@@ -1,5 +1,5 @@
 /**
- * The request `ctx.llm.completeStructured` sends (SPEC §6.6): one system message (the system
+ * The request `ctx.llm.completeStructured` sends (docs/contract.md §6.6): one system message (the system
  * prompt, then a one-JSON-object directive when JSON is wanted) and one user message whose first
  * text part holds the instructions, `Schema name: …` and `JSON schema:` with the schema, followed
  * by one part per input block in order.

@@ -1,4 +1,4 @@
-/** Tools plugins registered for the agent (SPEC §5.2 `registerTool`). */
+/** Tools plugins registered for the agent (docs/contract.md §5.2 `registerTool`). */
 import { PluginOwnedRegistry } from "./plugin-owned-registry.js";
 
 export interface ToolCallContext {

@@ -1,5 +1,5 @@
 /**
- * The fail-closed trust gate of `ctx.llm` (SPEC §6.6): route-picking arguments (`provider`,
+ * The fail-closed trust gate of `ctx.llm` (docs/contract.md §6.6): route-picking arguments (`provider`,
  * `model`, `agentId`, `profile`, `task`) are refused unless `plugins.entries.<id>.llm` grants
  * them. Each grant is independent; the policy is read from the raw config document on every call,
  * because an absent allowlist (any value) and an empty one (none) mean different things.

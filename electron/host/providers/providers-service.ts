@@ -1,5 +1,5 @@
 /**
- * Providers the user added (SPEC §4, §6.1): list with key state, save (key to the vault first,
+ * Providers the user added (docs/contract.md §4, §6.1): list with key state, save (key to the vault first,
  * all or nothing), remove, and "Test connection" through the provider's `/models`.
  */
 import type { SettingsStore } from "../config/settings-store.js";
@@ -7,39 +7,21 @@ import type { ProviderConfig } from "../config/config-schema.js";
 import { createProviderClient } from "../llm/provider-client.js";
 import { describeProviderError } from "../llm/provider-errors.js";
 import { missingKeyExplanation, requestKey } from "../llm/request-key.js";
-import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "../models/model-errors.js";
+import { ProviderAnswerError, ProviderNotFoundError } from "../models/model-errors.js";
 import type { ProvidersSaveParams, ProviderView } from "../rpc/methods/providers.js";
 import { KeyNotSavedError, KeychainUnavailableError } from "../secrets/errors.js";
 import { keychainNotice } from "../secrets/keychain-status.js";
 import type { Vault } from "../secrets/vault.js";
 import type { ModelInfoCache } from "../models/model-capabilities.js";
+import { checkProviderFields } from "./provider-fields.js";
 
 const modelsTimeoutMs = 15_000;
-
-export function validateBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ModelInputError(`base_url "${raw}" is not a URL; it looks like https://host/v1`, "base_url");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ModelInputError("base_url must start with http:// or https://", "base_url");
-  }
-  if (url.username || url.password) {
-    throw new ModelInputError(
-      "base_url must not hold credentials; put the key in the API key field",
-      "base_url",
-    );
-  }
-  return url.toString().replace(/\/+$/, "");
-}
 
 export class ProvidersService {
   constructor(
     private readonly settings: SettingsStore,
     private readonly vault: Vault,
-    /** Learns context windows and vision from the lists that say so (SPEC §9.1). */
+    /** Learns context windows and vision from the lists that say so (docs/contract.md §9.1). */
     private readonly modelInfo?: ModelInfoCache,
   ) {}
 
@@ -70,28 +52,30 @@ export class ProvidersService {
   }
 
   async save(params: ProvidersSaveParams): Promise<{ provider: ProviderView }> {
-    const base_url = validateBaseUrl(params.base_url);
+    const providers = this.settings.get().providers;
+    const fields = checkProviderFields(params, Object.keys(providers));
+    const id = fields.id;
     const next: ProviderConfig = {
-      ...this.settings.get().providers[params.id],
-      name: params.name.trim(),
-      base_url,
+      ...(Object.hasOwn(providers, id) ? providers[id] : {}),
+      name: fields.name,
+      base_url: fields.base_url,
     };
-    if (params.key_env) next.key_env = params.key_env;
+    if (fields.key_env) next.key_env = fields.key_env;
     else delete next.key_env;
 
     const apiKey = params.apiKey?.trim();
     // The key goes first: when the keychain refuses it, nothing at all is written.
-    const previousKey = await this.storeKeyFirst(params.id, apiKey);
+    const previousKey = await this.storeKeyFirst(id, apiKey);
     try {
-      this.settings.set(`providers.${params.id}`, next);
+      this.settings.set(`providers.${id}`, next);
     } catch (err) {
       if (apiKey) {
-        if (previousKey) await this.vault.setKey(params.id, previousKey).catch(() => undefined);
-        else await this.vault.deleteKey(params.id).catch(() => undefined);
+        if (previousKey) await this.vault.setKey(id, previousKey).catch(() => undefined);
+        else await this.vault.deleteKey(id).catch(() => undefined);
       }
       throw err;
     }
-    return { provider: await this.view(params.id, next) };
+    return { provider: await this.view(id, next) };
   }
 
   /** Stores the key (when one was typed) and returns the one it replaced; nothing is written without a keychain. */
@@ -147,7 +131,7 @@ export class ProvidersService {
     try {
       const page = await client.models.list();
       this.modelInfo?.record(id, page.data);
-      // Model ids are provider text too: a stored key never comes back in them (SPEC §4).
+      // Model ids are provider text too: a stored key never comes back in them (docs/contract.md §4).
       const keys = this.vault.knownKeys();
       const ids = page.data
         .map((m) => m.id)

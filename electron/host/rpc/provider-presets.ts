@@ -1,4 +1,4 @@
-/** The providers offered when adding one (SPEC §6.1). Pure data: the renderer shows these. */
+/** The providers offered when adding one (docs/contract.md §6.1). Pure data: the renderer shows these. */
 export interface ProviderPreset {
   id: string;
   name: string;

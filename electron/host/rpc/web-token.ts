@@ -1,5 +1,5 @@
 /**
- * How a web-mode page hands the launch token to the `/rpc` WebSocket (SPEC §11). A browser cannot
+ * How a web-mode page hands the launch token to the `/rpc` WebSocket (docs/contract.md §11). A browser cannot
  * set headers on a WebSocket and no cookie may carry the token (browsers send cookies to every
  * port of 127.0.0.1), so the page offers two subprotocols: `hermes.rpc`, which the server picks,
  * and `hermes.token.<hex of the token>`, which it reads and never echoes. Headers stay out of

@@ -1,6 +1,6 @@
 /**
  * Errors of the secrets layer. Each has a stable `name` and a `reason` that the RPC layer passes
- * through as `error.data.reason` (SPEC §11).
+ * through as `error.data.reason` (docs/contract.md §11).
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Masks secrets in text (SPEC §10): API keys of known shapes, bearer tokens, private keys,
+ * Masks secrets in text (docs/contract.md §10): API keys of known shapes, bearer tokens, private keys,
  * credentials in URLs and every key the vault has seen. Runs on every log line, so the patterns
  * are compiled once and the known-keys pattern is rebuilt only when the key list changes.
  */

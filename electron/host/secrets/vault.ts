@@ -3,7 +3,7 @@ import { InvalidVaultInputError } from "./errors.js";
 import { createKeytarKeychain, type Keychain, type KeytarLoader } from "./keychain.js";
 
 /**
- * Where API keys live (SPEC §4): the OS keychain, one account per provider id or auth profile,
+ * Where API keys live (docs/contract.md §4): the OS keychain, one account per provider id or auth profile,
  * or a provider's `key_env` variable when that is set. Keys go no further than the host; the UI
  * gets `keyHint` only.
  *
@@ -79,7 +79,7 @@ export function createVault(keychain: Keychain, env: Record<string, string | und
     if (remembered !== undefined) return remembered;
     const value = env[name];
     if (value === undefined || value.trim() === "") return null;
-    // Removed so plugin code cannot find it in process.env (SPEC §4).
+    // Removed so plugin code cannot find it in process.env (docs/contract.md §4).
     delete env[name];
     const key = value.trim();
     fromEnv.set(name, key);

@@ -1,5 +1,5 @@
 /**
- * A plugin's slash command typed in the chat (SPEC §5.2): the exchange is recorded in the
+ * A plugin's slash command typed in the chat (docs/contract.md §5.2): the exchange is recorded in the
  * transcript (marked `command`, so the model never sees it) and the handler's answer, or its
  * failure in plain words, becomes the reply. It runs beside any turn, never queued behind one.
  * A chat that so far holds only commands is named after its first one (`commandTitle`).

@@ -1,5 +1,5 @@
 /**
- * Compaction (SPEC §9.1): when a turn's next request would pass 75 % of the model's context
+ * Compaction (docs/contract.md §9.1): when a turn's next request would pass 75 % of the model's context
  * window, the oldest turns are summarised through the `compression` slot into one marker in the
  * transcript (a `notice` with `meta.compaction`). Requests then carry the summary in place of the
  * turns it covers (see request-builder); the turns themselves stay in the store and in search.

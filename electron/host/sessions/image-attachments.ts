@@ -1,5 +1,5 @@
 /**
- * Images a person attaches to a message (SPEC §9.1): PNG, JPEG, WebP or GIF, checked by their
+ * Images a person attaches to a message (docs/contract.md §9.1): PNG, JPEG, WebP or GIF, checked by their
  * bytes (not the name or the declared type), at most 5 MB each and 4 per message. They are kept
  * with the message in the session store (base64 in its meta), never as loose files.
  */

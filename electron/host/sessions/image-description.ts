@@ -1,5 +1,5 @@
 /**
- * Images for a text-only main model (SPEC §9.1): before a request, every image a person attached
+ * Images for a text-only main model (docs/contract.md §9.1): before a request, every image a person attached
  * that the model can't read is described through the `vision` slot, once; the description is kept
  * on the message (`meta.imageDescriptions`, `meta.describedBy`) so the transcript can mark it and
  * later requests reuse it. A vision-capable model gets the images themselves (request-builder).

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database, Statement } from "better-sqlite3";
 import type { Clock } from "../clock.js";
 import { MAX_SESSION_ROW, MESSAGES_PER_SESSION, messageKey, sessionKeyRange } from "./message-key.js";
+import { SessionInputError } from "./session-errors.js";
 import type {
   MessageMeta,
   MessagePatch,
@@ -122,7 +123,7 @@ export class MessageTable {
   ): MessageRecord {
     const seq = this.nextSeq(sessionRow);
     if (seq >= MESSAGES_PER_SESSION || sessionRow > MAX_SESSION_ROW) {
-      throw new RangeError(
+      throw new SessionInputError(
         `Session ${sessionId} cannot take more messages (a session keeps up to ${MESSAGES_PER_SESSION}); start a new chat.`,
       );
     }

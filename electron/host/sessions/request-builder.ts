@@ -105,7 +105,7 @@ export function historyMessages(records: readonly MessageRecord[]): ChatMessage[
   return out;
 }
 
-/** The latest compaction marker (SPEC §9.1): its summary stands in for every turn up to `throughSeq`. */
+/** The latest compaction marker (docs/contract.md §9.1): its summary stands in for every turn up to `throughSeq`. */
 export function compactionOf(
   records: readonly MessageRecord[],
 ): { summary: string; throughSeq: number } | null {

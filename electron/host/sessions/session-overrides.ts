@@ -1,5 +1,5 @@
 /**
- * A person's explicit changes to what one chat runs with, made from its header: the model (SPEC
+ * A person's explicit changes to what one chat runs with, made from its header: the model (docs/contract.md
  * §9.1 freezes a session's route, so a switch is a recorded change, shown in the transcript) and
  * the chat's own system prompt (it goes before the settings' prompt and the Memory note).
  */

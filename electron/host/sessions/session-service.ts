@@ -345,7 +345,7 @@ export class SessionService {
   /** Bills a model call to a session; plugin calls use `plugin_llm:<id>` (SPEC §9.1). */
   billUsage(sessionId: string, category: string, usage: Usage): void {
     if (!isUsageCategory(category)) {
-      throw new RangeError(
+      throw new SessionInputError(
         `"${category}" is not a usage category (SPEC §9.1 lists them, e.g. plugin_llm:<id>).`,
       );
     }

@@ -1,5 +1,5 @@
 /**
- * What a new session freezes from the settings of the moment (SPEC §9.1): the main model, the
+ * What a new session freezes from the settings of the moment (docs/contract.md §9.1): the main model, the
  * system prompt with the Memory note, prefill messages and the ephemeral system prompt. The
  * config has no prefill or ephemeral prompt keys yet, so those start empty.
  */

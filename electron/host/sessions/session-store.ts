@@ -19,6 +19,7 @@ import type {
   UsageRow,
 } from "./types.js";
 import { UsageLedger } from "./usage-ledger.js";
+import { SessionInputError } from "./session-errors.js";
 
 export type SessionStoreOptions = {
   /** The SQLite file; created (with its folder) when missing. */
@@ -34,7 +35,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 export type KeptIdentity = { id: string; createdAt: number };
 
 /**
- * The persistent store of sessions, their messages and their usage (SPEC §9.1), on one SQLite file.
+ * The persistent store of sessions, their messages and their usage (docs/contract.md §9.1), on one SQLite file.
  * Synchronous by design (better-sqlite3): every call is a short local transaction. Every failure is
  * a `SessionStoreError`, except caller bugs (bad arguments), which throw as they are.
  */
@@ -121,7 +122,7 @@ export class SessionStore {
   /** A person's rename is final (`set`); the title generator passes its own state. */
   renameSession(id: string, title: string, titleState: TitleState = "set"): void {
     const trimmed = title.trim();
-    if (!trimmed) throw new RangeError("A session title cannot be empty.");
+    if (!trimmed) throw new SessionInputError("A session title cannot be empty.");
     this.guard(() => {
       if (!this.sessions.rename(id, trimmed, titleState))
         throw SessionStoreError.notFound(this.file, "session", id);

@@ -1,6 +1,6 @@
 /**
- * Slash commands typed in the chat: `/steer text` steers in any mode (SPEC §9.2) and a command a
- * plugin registered runs its handler (SPEC §5.2). Anything else that starts with `/` is an
+ * Slash commands typed in the chat: `/steer text` steers in any mode (docs/contract.md §9.2) and a command a
+ * plugin registered runs its handler (docs/contract.md §5.2). Anything else that starts with `/` is an
  * ordinary message for the model.
  */
 import type { CommandRegistry, RegisteredCommand } from "../plugins/command-registry.js";

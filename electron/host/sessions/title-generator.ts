@@ -1,5 +1,5 @@
 /**
- * Titles a session after its first exchange through the `title_generation` slot (SPEC §9.1).
+ * Titles a session after its first exchange through the `title_generation` slot (docs/contract.md §9.1).
  * Reasoning tags, quotes and trailing punctuation never reach the title; a failure leaves
  * `New chat` (title state `failed`) and logs why. Usage is billed as `title_generation`.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs one tool call the model asked for (SPEC §9.1, §5.3): the `pre_tool_call` gate, the plugin's
+ * Runs one tool call the model asked for (docs/contract.md §9.1, §5.3): the `pre_tool_call` gate, the plugin's
  * handler, the `post_tool_call` hook. Every failure becomes the tool message's text, so the model
  * reads what went wrong and can recover; nothing here throws.
  */
@@ -22,7 +22,7 @@ export interface ToolScope {
   sessionId: string;
   gatewaySessionKey: string;
   signal: AbortSignal;
-  /** `plugin_fork:<id>` inside a fork; absent for chat turns (SPEC §5.2). */
+  /** `plugin_fork:<id>` inside a fork; absent for chat turns (docs/contract.md §5.2). */
   turnOrigin?: string;
 }
 
@@ -51,7 +51,7 @@ export async function runToolCall(
     return fail(`Error: the arguments for ${name} are not valid JSON; send them again as a JSON object.`);
   }
   const hookScope = { sessionId: scope.sessionId, gatewaySessionKey: scope.gatewaySessionKey };
-  // `turnOrigin` is always a key of the payload (SPEC §5.3); its value is absent outside a fork.
+  // `turnOrigin` is always a key of the payload (docs/contract.md §5.3); its value is absent outside a fork.
   const gate = await deps.hooks.gateTool({
     ...hookScope,
     toolName: name,

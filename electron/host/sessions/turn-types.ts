@@ -1,5 +1,5 @@
 /**
- * The vocabulary of turns (SPEC §9.1, §9.2, §11): who started one, how it ended, how a person's
+ * The vocabulary of turns (docs/contract.md §9.1, §9.2, §11): who started one, how it ended, how a person's
  * message entered a busy session, and the event payloads clients receive.
  */
 import type { EventPayloads, SessionEventName } from "../rpc/events.js";
@@ -8,7 +8,7 @@ import type { MessageDisposition, MessageRecord } from "./types.js";
 export type { TurnOrigin, TurnStatus } from "../rpc/events.js";
 
 /** `session.send`'s `mode`; absent = `display.busy_input_mode`. */
-export type BusyInputMode = "queue" | "steer" | "interrupt";
+export type { BusyInputMode } from "../config/config-schema.js";
 
 export type SendDisposition = MessageDisposition;
 

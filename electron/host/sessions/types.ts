@@ -1,10 +1,12 @@
 /**
- * The shapes the session store reads and writes (SPEC §9.1). Times are epoch milliseconds from
+ * The shapes the session store reads and writes (docs/contract.md §9.1). Times are epoch milliseconds from
  * the injected clock; ids are UUIDs.
  */
 import type { SessionUsageRow } from "../rpc/methods/sessions.js";
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** The one JSON value type, public in the plugin SDK. */
+export type { JsonValue } from "../../../plugins/sdk/types.js";
+import type { JsonValue } from "../../../plugins/sdk/types.js";
 
 /** Whether the `title_generation` slot has titled the session yet. */
 export type TitleState = "pending" | "set" | "failed";
@@ -45,7 +47,7 @@ export type MessageRole = "user" | "assistant" | "tool" | "system" | "notice";
 
 export type MessageStatus = "complete" | "streaming" | "stopped" | "error" | "interrupted";
 
-/** How a person's message entered a busy session (SPEC §9.2). */
+/** How a person's message entered a busy session (docs/contract.md §9.2). */
 export type MessageDisposition = "started" | "queued" | "steered" | "redirected";
 
 export type ToolCallRecord = { id: string; name: string; arguments: string };
@@ -56,7 +58,7 @@ export type ToolCallRecord = { id: string; name: string; arguments: string };
  */
 export type MessageMeta = {
   disposition?: MessageDisposition;
-  /** The provider (and model) that answered, which may be a fallback (SPEC §9.1). */
+  /** The provider (and model) that answered, which may be a fallback (docs/contract.md §9.1). */
   provider?: string;
   model?: string;
   toolCalls?: ToolCallRecord[];
@@ -99,7 +101,7 @@ export type MessagePatch = {
   meta?: MessageMetaPatch;
 };
 
-/** Usage categories of SPEC §9.1; plugin categories carry the plugin id. */
+/** Usage categories of docs/contract.md §9.1; plugin categories carry the plugin id. */
 export type UsageCategory =
   | "chat"
   | "title_generation"

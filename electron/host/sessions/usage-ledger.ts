@@ -2,6 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import type { Clock } from "../clock.js";
 import type { Usage } from "../llm/usage.js";
 import type { UsageCategory, UsageEntry, UsageRow } from "./types.js";
+import { SessionInputError } from "./session-errors.js";
 
 const fixedCategories = new Set(["chat", "title_generation", "compression", "vision", "background_review"]);
 
@@ -88,14 +89,14 @@ export class UsageLedger {
 
 function tokenCount(value: number, field: string): number {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`Usage ${field} must be a whole number of tokens ≥ 0, got ${value}.`);
+    throw new SessionInputError(`Usage ${field} must be a whole number of tokens ≥ 0, got ${value}.`);
   }
   return value;
 }
 
 function costValue(value: number): number {
   if (!Number.isFinite(value) || value < 0) {
-    throw new RangeError(`Usage costUsd must be a finite amount ≥ 0 or null, got ${value}.`);
+    throw new SessionInputError(`Usage costUsd must be a finite amount ≥ 0 or null, got ${value}.`);
   }
   return value;
 }

@@ -1,5 +1,5 @@
 /**
- * The web-mode launch token (SPEC §11). The printed URL brings it as `?token=`; the page keeps it in
+ * The web-mode launch token (docs/contract.md §11). The printed URL brings it as `?token=`; the page keeps it in
  * session storage (readable by this origin and tab only, and it survives a reload), takes it out of
  * the address bar and history at once, and hands it to the WebSocket. Never a cookie: browsers send
  * cookies for 127.0.0.1 to every port, so any other local server would receive it.

@@ -1,6 +1,6 @@
 /**
  * The one error type every client call rejects with, whatever the transport. Screens branch on
- * `reason` (stable, SPEC §11), never on message text; the message is written for people.
+ * `reason` (stable, docs/contract.md §11), never on message text; the message is written for people.
  */
 import type { ErrorReason, RpcErrorObject } from "../../../electron/host/rpc/errors.js";
 

@@ -1,5 +1,5 @@
 /**
- * Where older turns were summarised to fit the model's context window (SPEC §9.1): one marker,
+ * Where older turns were summarised to fit the model's context window (docs/contract.md §9.1): one marker,
  * collapsed to a line, that opens to the summary the model now works from. The turns themselves
  * stay above it, in the store and in search.
  */

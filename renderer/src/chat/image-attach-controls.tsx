@@ -1,4 +1,4 @@
-/** The composer's image controls (SPEC §9.1): the Attach image button and the waiting images. */
+/** The composer's image controls (docs/contract.md §9.1): the Attach image button and the waiting images. */
 import { ImagePlus, X } from "lucide-react";
 import { useRef } from "react";
 import { IMAGE_MIME_TYPES } from "../../../electron/host/rpc/methods/sessions.js";

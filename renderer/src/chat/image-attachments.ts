@@ -1,5 +1,5 @@
 /**
- * Images waiting in the composer (SPEC §9.1): from the Attach image button, a paste or a drop.
+ * Images waiting in the composer (docs/contract.md §9.1): from the Attach image button, a paste or a drop.
  * Each file is checked before it is read (type, size, count) and refused with a sentence that says
  * why; the host checks the bytes again when the message is sent.
  */

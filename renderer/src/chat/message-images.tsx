@@ -1,5 +1,5 @@
 /**
- * The images of a person's message in the transcript (SPEC §9.1), and — when the main model was
+ * The images of a person's message in the transcript (docs/contract.md §9.1), and — when the main model was
  * text-only — the mark that the vision slot described them, with the description it sent instead.
  */
 import { Eye } from "lucide-react";

@@ -1,5 +1,5 @@
 /**
- * A provider's per-model settings (SPEC §9.1): for each model it names, the context window and
+ * A provider's per-model settings (docs/contract.md §9.1): for each model it names, the context window and
  * whether it takes images. Left empty, the app uses the provider's model list or its defaults for
  * well-known names. Every change is written to `config.yaml` at once.
  */

@@ -1,4 +1,4 @@
-/** Settings → Models: one tab per kind of slot — Main, and Auxiliary (SPEC §6.5). */
+/** Settings → Models: one tab per kind of slot — Main, and Auxiliary (docs/contract.md §6.5). */
 import * as Tabs from "@radix-ui/react-tabs";
 import { AuxiliaryPanel } from "./auxiliary/auxiliary-panel.js";
 import { MainModelPanel } from "./main-model-panel.js";

@@ -1,6 +1,5 @@
 /** Add provider / Edit provider, opened from anywhere through the navigation store. */
 import { useState } from "react";
-import { useShallow } from "zustand/react/shallow";
 import { Dialog } from "../ui/dialog.js";
 import { useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectProviderList } from "../stores/providers-store.js";
@@ -38,10 +37,6 @@ export function ProviderDialog() {
   );
 }
 
-function useExistingIds(): string[] {
-  return useProviders(useShallow((s) => selectProviderList(s).map((p) => p.id)));
-}
-
 function AddProviderBody({
   onClose,
   onSavingChange,
@@ -51,7 +46,6 @@ function AddProviderBody({
 }) {
   const [choice, setChoice] = useState<PresetChoice | null>(null);
   const save = useProviders((s) => s.save);
-  const existingIds = useExistingIds();
   return (
     <div className="dialog-body">
       <PresetPicker selected={choice} onPick={setChoice} />
@@ -60,7 +54,6 @@ function AddProviderBody({
           key={choiceName(choice)}
           target={{ mode: "add", choice }}
           initialFields={fieldsForChoice(choice)}
-          existingIds={existingIds}
           onSave={save}
           onCancel={onClose}
           onSavingChange={onSavingChange}
@@ -83,7 +76,6 @@ function EditProviderBody({
 }) {
   const provider = useProviders((s) => selectProviderList(s).find((p) => p.id === providerId));
   const save = useProviders((s) => s.save);
-  const existingIds = useExistingIds();
   const [initial] = useState(() => (provider ? fieldsForProvider(provider) : null));
   if (!provider || !initial) {
     return <p className="dialog-hint">This provider was removed meanwhile.</p>;
@@ -93,7 +85,6 @@ function EditProviderBody({
       <ProviderForm
         target={{ mode: "edit", provider }}
         initialFields={initial}
-        existingIds={existingIds}
         onSave={save}
         onCancel={onClose}
         onSavingChange={onSavingChange}

@@ -1,10 +1,12 @@
 /**
  * The Add/Edit provider form without React: which preset was picked, the field values (never the
- * API key, which lives only in its input), validation, and the `providers.save` params.
+ * API key, which lives only in its input), and the `providers.save` params. The host checks the
+ * fields and derives a new provider's id; its `invalid_params` error names the field to mark.
  */
 import { providerPresets, type ProviderPreset } from "../../../electron/host/rpc/provider-presets.js";
 import type { ProvidersSaveParams, ProviderView } from "../../../electron/host/rpc/methods/providers.js";
-import { isValidProviderId, slugifyProviderId } from "./provider-id.js";
+import { slugifyProviderId } from "../../../electron/host/rpc/provider-id.js";
+import { HermesRpcError } from "../api/rpc-error.js";
 
 export const customPresetId = "custom";
 
@@ -17,7 +19,7 @@ export interface ProviderFields {
   keyEnv: string;
 }
 
-export type FieldErrors = Partial<Record<keyof ProviderFields | "id", string>>;
+export type FieldErrors = Partial<Record<keyof ProviderFields, string>>;
 
 export const emptyFields: ProviderFields = { name: "", baseUrl: "", keyEnv: "" };
 
@@ -46,56 +48,37 @@ export const fieldsForProvider = (provider: ProviderView): ProviderFields => ({
 /** What the form is for: a new provider from a preset, or an existing one (its id never changes). */
 export type FormTarget = { mode: "add"; choice: PresetChoice } | { mode: "edit"; provider: ProviderView };
 
+/** The id the host will derive (shown as a hint while the name is typed). */
 export function providerIdFor(target: FormTarget, fields: ProviderFields): string {
   if (target.mode === "edit") return target.provider.id;
   return target.choice.kind === "preset" ? target.choice.preset.id : slugifyProviderId(fields.name);
 }
 
-const keyEnvPattern = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** The host's params key → the form field it is about. */
+const fieldOfKey: Readonly<Record<string, keyof ProviderFields>> = {
+  name: "name",
+  base_url: "baseUrl",
+  key_env: "keyEnv",
+};
 
-export function validateProviderFields(
-  target: FormTarget,
-  fields: ProviderFields,
-  existingIds: readonly string[],
-): FieldErrors {
-  const errors: FieldErrors = {};
-  const name = fields.name.trim();
-  if (!name) errors.name = "Give the provider a name.";
-  else if (name.length > 120) errors.name = "Keep the name under 120 characters.";
-
-  const baseUrl = fields.baseUrl.trim();
-  if (!baseUrl) errors.baseUrl = "Enter the endpoint's base URL, e.g. https://host/v1.";
-  else if (!isHttpUrl(baseUrl)) errors.baseUrl = "Use a full URL that starts with http:// or https://.";
-
-  const keyEnv = fields.keyEnv.trim();
-  if (keyEnv && !keyEnvPattern.test(keyEnv)) {
-    errors.keyEnv = "Use letters, digits and underscores, not starting with a digit (e.g. MY_API_KEY).";
-  }
-
-  if (target.mode === "add" && name) {
-    const id = providerIdFor(target, fields);
-    if (!isValidProviderId(id)) errors.id = "The name needs at least one letter or digit to make an ID from.";
-    else if (existingIds.includes(id)) {
-      errors.id = `A provider with the ID "${id}" already exists. Edit that one, or pick another name.`;
-    }
-  }
-  return errors;
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
+/** The field a refused save is about, with the host's message; null when it is about none. */
+export function fieldErrorOf(err: unknown): FieldErrors | null {
+  if (!(err instanceof HermesRpcError) || err.reason !== "invalid_params" || !err.key) return null;
+  const field = fieldOfKey[err.key];
+  return field ? { [field]: err.message } : null;
 }
 
 /** The save params. `apiKey` is included only when the user typed one (empty keeps the stored key). */
 export function saveParams(target: FormTarget, fields: ProviderFields, apiKey: string): ProvidersSaveParams {
   const key = apiKey.trim();
+  const id =
+    target.mode === "edit"
+      ? { id: target.provider.id }
+      : target.choice.kind === "preset"
+        ? { id: target.choice.preset.id, create: true }
+        : {};
   return {
-    id: providerIdFor(target, fields),
+    ...id,
     name: fields.name.trim(),
     base_url: fields.baseUrl.trim(),
     key_env: fields.keyEnv.trim() || null,

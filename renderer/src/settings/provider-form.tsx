@@ -11,10 +11,10 @@ import { InlineAlert } from "../ui/inline-alert.js";
 import { selectKeychainProblem } from "../stores/host-store.js";
 import { useHost } from "../stores/stores-context.js";
 import {
+  fieldErrorOf,
   needsKey,
   providerIdFor,
   saveParams,
-  validateProviderFields,
   type FieldErrors,
   type FormTarget,
   type ProviderFields,
@@ -24,14 +24,12 @@ import type { ProvidersSaveParams } from "../../../electron/host/rpc/methods/pro
 export function ProviderForm({
   target,
   initialFields,
-  existingIds,
   onSave,
   onCancel,
   onSavingChange,
 }: {
   target: FormTarget;
   initialFields: ProviderFields;
-  existingIds: readonly string[];
   onSave(params: ProvidersSaveParams): Promise<unknown>;
   onCancel(): void;
   onSavingChange(saving: boolean): void;
@@ -49,8 +47,7 @@ export function ProviderForm({
 
   const update = (key: keyof ProviderFields) => (value: string) => {
     setFields((current) => ({ ...current, [key]: value }));
-    if (errors[key] || (key === "name" && errors.id))
-      setErrors((current) => ({ ...current, [key]: undefined, id: undefined }));
+    if (errors[key]) setErrors((current) => ({ ...current, [key]: undefined }));
   };
 
   // Name, Base URL and key variable: controlled inputs that are never autocompleted or
@@ -70,9 +67,7 @@ export function ProviderForm({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (saving) return;
-    const found = validateProviderFields(target, fields, existingIds);
-    setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    setErrors({});
     setSaveError(null);
     setBusy(true);
     try {
@@ -81,7 +76,10 @@ export function ProviderForm({
       setBusy(false);
       onCancel();
     } catch (err) {
-      setSaveError(describeError(err));
+      // A field the host refused is marked under that field; anything else goes above the buttons.
+      const fieldError = fieldErrorOf(err);
+      if (fieldError) setErrors(fieldError);
+      else setSaveError(describeError(err));
       setBusy(false);
     }
   }
@@ -94,7 +92,7 @@ export function ProviderForm({
 
   return (
     <form className="provider-form" onSubmit={submit} noValidate aria-busy={saving || undefined}>
-      <Field label="Name" error={errors.name ?? errors.id ?? null} hint={<ProviderIdHint id={id} />}>
+      <Field label="Name" error={errors.name ?? null} hint={<ProviderIdHint id={id} />}>
         {(control) => <input {...control} {...bindText("name")} className="input" type="text" autoFocus />}
       </Field>
       <Field label="Base URL" error={errors.baseUrl ?? null}>

@@ -1,5 +1,5 @@
 /**
- * Auxiliary model slots (Settings → Models → Auxiliary, SPEC §6.5): the host's rows as
+ * Auxiliary model slots (Settings → Models → Auxiliary, docs/contract.md §6.5): the host's rows as
  * `model.auxiliary.list` answers them, and the intents on them. After every change the whole list
  * is read again, because one pin can change the route of every slot that inherits from it.
  */

@@ -11,9 +11,7 @@ export type SessionListItem = ResultOf<"session.list">["sessions"][number];
 export type SearchSnippet = NonNullable<SessionListItem["snippet"]>;
 export type UsageRow = ResultOf<"session.usage">["rows"][number];
 export type SendDisposition = ResultOf<"session.send">["disposition"];
-export type BusyInputMode = "queue" | "steer" | "interrupt";
-
-export const busyInputModes: readonly BusyInputMode[] = ["queue", "steer", "interrupt"];
+export type { BusyInputMode } from "../../../electron/host/rpc/methods/settings.js";
 
 /** The session events the chat reacts to, with the session's id beside the payload's fields. */
 export type ChatEvent =

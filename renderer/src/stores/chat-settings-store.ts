@@ -1,16 +1,17 @@
 /**
- * The chat's own settings: how a message sent during a reply behaves (`display.busy_input_mode`)
- * and the memory note every new session's system prompt includes (`memory.note`), with its
- * unsaved draft.
+ * The chat's own settings: how a message sent during a reply behaves (`display.busy_input_mode`),
+ * the theme (`display.theme`) and the memory note every new session's system prompt includes
+ * (`memory.note`), with its unsaved draft. The host answers effective values (defaults filled
+ * in, already validated), so they are read as they are.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
-import { busyInputModes, type BusyInputMode } from "./chat-model.js";
+import { saveSetting } from "../api/settings.js";
+import type { BusyInputMode, Settings, Theme } from "../../../electron/host/rpc/methods/settings.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
-export type Theme = "system" | "light" | "dark";
-export const themes: readonly Theme[] = ["system", "light", "dark"];
+export type { Theme };
 
 export interface ChatSettings {
   busyInputMode: BusyInputMode;
@@ -33,31 +34,21 @@ export interface ChatSettingsState {
   setMemoryDraft(text: string | null): void;
 }
 
-const settingKeys: Record<keyof ChatSettings, string> = {
-  busyInputMode: "display.busy_input_mode",
-  memoryNote: "memory.note",
-  theme: "display.theme",
-  memoryReviewInterval: "memory.nudge_interval",
-};
+const fromSettings = (settings: Settings): ChatSettings => ({
+  busyInputMode: settings.display.busy_input_mode,
+  memoryNote: settings.memory.note,
+  theme: settings.display.theme,
+  memoryReviewInterval: settings.memory.nudge_interval,
+});
 
-const block = (settings: Record<string, unknown>, name: string): Record<string, unknown> => {
-  const value = settings[name];
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+const saveField: {
+  [K in keyof ChatSettings]: (client: HermesClient, value: ChatSettings[K]) => Promise<void>;
+} = {
+  busyInputMode: (client, value) => saveSetting(client, "display.busy_input_mode", value),
+  memoryNote: (client, value) => saveSetting(client, "memory.note", value),
+  theme: (client, value) => saveSetting(client, "display.theme", value),
+  memoryReviewInterval: (client, value) => saveSetting(client, "memory.nudge_interval", value),
 };
-
-/** Reads the two settings out of the settings document, falling back to the defaults. */
-export function chatSettingsFrom(settings: Record<string, unknown>): ChatSettings {
-  const mode = block(settings, "display")["busy_input_mode"];
-  const note = block(settings, "memory")["note"];
-  const theme = block(settings, "display")["theme"];
-  const interval = block(settings, "memory")["nudge_interval"];
-  return {
-    memoryReviewInterval: typeof interval === "number" && interval >= 0 ? interval : 10,
-    theme: themes.includes(theme as Theme) ? (theme as Theme) : "system",
-    busyInputMode: busyInputModes.includes(mode as BusyInputMode) ? (mode as BusyInputMode) : "queue",
-    memoryNote: typeof note === "string" ? note : "",
-  };
-}
 
 export function createChatSettingsStore(client: HermesClient): StoreApi<ChatSettingsState> {
   const nextLoad = latestOnly();
@@ -71,17 +62,17 @@ export function createChatSettingsStore(client: HermesClient): StoreApi<ChatSett
       const isLatest = nextLoad();
       try {
         const settings = await client.call("settings.get", {});
-        if (isLatest()) set({ settings: ready(chatSettingsFrom(settings)) });
+        if (isLatest()) set({ settings: ready(fromSettings(settings)) });
       } catch (err) {
         if (isLatest()) set({ settings: failedRefresh(get().settings, describeError(err)) });
       }
     },
     async save(field, value) {
-      await client.call("settings.set", { key: settingKeys[field], value });
-      nextLoad();
+      await saveField[field](client, value);
       const current = get().settings;
-      const base = current.kind === "ready" ? current.data : chatSettingsFrom({});
-      set({ settings: ready({ ...base, [field]: value }) });
+      if (current.kind !== "ready") return get().load();
+      nextLoad();
+      set({ settings: ready({ ...current.data, [field]: value }) });
     },
   }));
 }

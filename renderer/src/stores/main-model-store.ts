@@ -5,12 +5,10 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
+import type { MainModel } from "../../../electron/host/rpc/methods/settings.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
-export interface MainModel {
-  provider: string;
-  model: string;
-}
+export type { MainModel };
 
 export type ModelList =
   { kind: "loading" } | { kind: "ready"; models: string[] } | { kind: "failed"; message: string };
@@ -34,15 +32,6 @@ export type MainModelState = CurrentModelSlice & ModelListsSlice;
 
 type Slice<T> = StateCreator<MainModelState, [], [], T>;
 
-/** Reads `model: {provider, model}` out of the settings document, tolerating any shape. */
-export function mainModelFromSettings(settings: Record<string, unknown>): MainModel | null {
-  const block = settings["model"];
-  if (typeof block !== "object" || block === null) return null;
-  const { provider, model } = block as { provider?: unknown; model?: unknown };
-  if (typeof provider !== "string" || !provider) return null;
-  return { provider, model: typeof model === "string" ? model : "" };
-}
-
 const createCurrentModelSlice =
   (client: HermesClient): Slice<CurrentModelSlice> =>
   (set, get) => {
@@ -53,7 +42,8 @@ const createCurrentModelSlice =
         const isLatest = nextLoad();
         try {
           const settings = await client.call("settings.get", {});
-          if (isLatest()) set({ current: ready(mainModelFromSettings(settings)) });
+          // The host answers the effective settings: provider "" means none chosen yet.
+          if (isLatest()) set({ current: ready(settings.model.provider ? { ...settings.model } : null) });
         } catch (err) {
           if (isLatest()) set({ current: failedRefresh(get().current, describeError(err)) });
         }

@@ -1,17 +1,16 @@
 /**
- * Per-model settings under `providers.<id>.models` (SPEC §3, §9.1): a context window and whether
+ * Per-model settings under `providers.<id>.models` (docs/contract.md §3, §9.1): a context window and whether
  * the model takes images, for what the app can't learn from the provider. Read from the settings
  * document; written back one provider's map at a time.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
+import { saveSetting } from "../api/settings.js";
+import type { ModelSettings, Settings } from "../../../electron/host/rpc/methods/settings.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
-export interface ModelSetting {
-  context_window?: number;
-  vision?: boolean;
-}
+export type ModelSetting = ModelSettings;
 
 export type ProviderModelSettings = Readonly<Record<string, Readonly<Record<string, ModelSetting>>>>;
 
@@ -26,15 +25,8 @@ export interface ModelSettingsState {
   save(providerId: string, models: Record<string, ModelSetting>): Promise<void>;
 }
 
-export function modelSettingsFrom(settings: Record<string, unknown>): ProviderModelSettings {
-  const providers = settings["providers"];
-  if (typeof providers !== "object" || providers === null) return {};
-  const out: Record<string, Record<string, ModelSetting>> = {};
-  for (const [id, provider] of Object.entries(providers as Record<string, unknown>)) {
-    const models = (provider as { models?: unknown } | null)?.models;
-    out[id] = typeof models === "object" && models !== null ? (models as Record<string, ModelSetting>) : {};
-  }
-  return out;
+export function modelSettingsFrom(settings: Settings): ProviderModelSettings {
+  return Object.fromEntries(Object.entries(settings.providers).map(([id, p]) => [id, p.models ?? {}]));
 }
 
 export function createModelSettingsStore(client: HermesClient): StoreApi<ModelSettingsState> {
@@ -59,7 +51,7 @@ export function createModelSettingsStore(client: HermesClient): StoreApi<ModelSe
       }
     },
     async save(providerId, models) {
-      await client.call("settings.set", { key: `providers.${providerId}.models`, value: models });
+      await saveSetting(client, `providers.${providerId}.models`, models);
       await get().load();
     },
   }));

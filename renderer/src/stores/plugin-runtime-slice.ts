@@ -1,11 +1,13 @@
 /**
- * The Plugins page's runtime intents (SPEC §5.4): restart a plugin (the way out of "stopped") and
+ * The Plugins page's runtime intents (docs/contract.md §5.4): restart a plugin (the way out of "stopped") and
  * set its limits (`plugins.entries.<id>.limits`). Each shows its outcome on the plugin's row.
  */
 import type { StateCreator } from "zustand/vanilla";
 import type { PluginView } from "../../../electron/host/rpc/methods/plugins.js";
+import type { PluginLimits } from "../../../electron/host/rpc/methods/settings.js";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
+import { saveSetting } from "../api/settings.js";
 
 export type RuntimeIntent = { kind: "pending" } | { kind: "saved" } | { kind: "failed"; message: string };
 
@@ -50,11 +52,11 @@ export function createRuntimeSlice<S extends PluginRuntimeSlice & Needs>(
       },
       async setLimits(id, limits) {
         mark(id, { kind: "pending" });
-        const value: Record<string, number> = {};
+        const value: PluginLimits = {};
         if (limits.dailyTokens !== null) value.daily_tokens = limits.dailyTokens;
         if (limits.heapMb !== null) value.heap_mb = limits.heapMb;
         try {
-          await client.call("settings.set", { key: `plugins.entries.${id}.limits`, value });
+          await saveSetting(client, `plugins.entries.${id}.limits`, value);
           mark(id, { kind: "saved" });
         } catch (err) {
           mark(id, { kind: "failed", message: `Couldn't save the limits: ${describeError(err)}` });

@@ -4,7 +4,7 @@ import { defaultSettings } from "../../../electron/host/config/config-schema.js"
 import { findDocumentIssues } from "../../../electron/host/config/schema-issues.js";
 import { repairDocument, toEffectiveSettings } from "../../../electron/host/config/settings-repair.js";
 
-// The example of SPEC §3, with a real-looking hash.
+// The example of docs/contract.md §3, with a real-looking hash.
 const specExample = `
 model:
   provider: openrouter
@@ -35,7 +35,7 @@ chat: {system_prompt: "Be brief."}
 const keysOf = (doc: unknown) => findDocumentIssues(doc as Record<string, unknown>).map((issue) => issue.key);
 
 describe("config schema", () => {
-  it("accepts the SPEC §3 example, the defaults and an empty file", () => {
+  it("accepts the docs/contract.md §3 example, the defaults and an empty file", () => {
     expect(findDocumentIssues(parse(specExample))).toEqual([]);
     expect(findDocumentIssues(defaultSettings() as unknown as Record<string, unknown>)).toEqual([]);
     expect(findDocumentIssues({})).toEqual([]);

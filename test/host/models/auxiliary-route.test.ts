@@ -1,4 +1,4 @@
-/** SPEC §6.4: the resolution table — pin / follow / defaults / main × grant × chains of two. */
+/** docs/contract.md §6.4: the resolution table — pin / follow / defaults / main × grant × chains of two. */
 import { describe, expect, it } from "vitest";
 import {
   defaultPluginLlmPolicy,
@@ -124,7 +124,7 @@ describe("built-in slots", () => {
   });
 });
 
-describe("plugin slot inheriting a built-in (SPEC §6.4 step 2)", () => {
+describe("plugin slot inheriting a built-in (docs/contract.md §6.4 step 2)", () => {
   const r = registry((x) =>
     x.register("p", "sorter", { inheritFrom: "compression", defaults: { timeout: 90 } }),
   );

@@ -1,4 +1,4 @@
-/** SPEC §6.2, §6.3: the one slot registry, its key rules and exact errors, and stale pins. */
+/** docs/contract.md §6.2, §6.3: the one slot registry, its key rules and exact errors, and stale pins. */
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../../../electron/host/config/config-schema.js";
 import { AuxiliaryTaskRegistry } from "../../../electron/host/models/auxiliary-tasks.js";
@@ -11,7 +11,7 @@ function withWarnings() {
 }
 
 describe("the slot registry", () => {
-  it("lists the built-ins in SPEC order, then plugin slots sorted by key", () => {
+  it("lists the built-ins in the contract's order, then plugin slots sorted by key", () => {
     const { registry } = withWarnings();
     registry.register("zeta", "zz_task", {});
     registry.register("alpha", "classify", { displayName: "Classify" });
@@ -94,7 +94,7 @@ describe("the slot registry", () => {
   });
 });
 
-describe("stale pins (SPEC §6.4)", () => {
+describe("stale pins (docs/contract.md §6.4)", () => {
   const settings = (
     block: Settings["auxiliary"][string],
     providers: Settings["providers"] = {},

@@ -1,4 +1,4 @@
-/** SPEC §9.1: a model's context window and vision — config, then the provider's list, then names, then defaults. */
+/** docs/contract.md §9.1: a model's context window and vision — config, then the provider's list, then names, then defaults. */
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../../../electron/host/config/config-schema.js";
 import { findDocumentIssues } from "../../../electron/host/config/schema-issues.js";

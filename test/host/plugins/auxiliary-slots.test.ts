@@ -1,5 +1,5 @@
 /**
- * Plugin slots end to end in the host (SPEC §6.3, §6.4, §6.6 `task`, §5.3 auxiliary hooks):
+ * Plugin slots end to end in the host (docs/contract.md §6.3, §6.4, §6.6 `task`, §5.3 auxiliary hooks):
  * `ctx.registerAuxiliaryTask` through a real plugin in its worker, `ctx.llm` on its slot against
  * the fake provider, the trust rules before any request, and a disabled plugin's slots leaving the
  * registry. The auxiliary hooks are watched from the host's hook registry.
@@ -63,7 +63,7 @@ describe("ctx.registerAuxiliaryTask", () => {
     });
   });
 
-  it("refuses a built-in key at once, and another plugin's key in the host, with the SPEC's words", async () => {
+  it("refuses a built-in key at once, and another plugin's key in the host, with the contract's words", async () => {
     await expect(stranger.ctx.call("registerAuxiliaryTask", "vision", {})).rejects.toThrow(
       "reserved for a built-in task",
     );

@@ -1,5 +1,5 @@
 /**
- * Daily token budgets (SPEC §5.4) on an injected clock: a budget spent exactly to the limit
+ * Daily token budgets (docs/contract.md §5.4) on an injected clock: a budget spent exactly to the limit
  * refuses the next call with PluginLlmBudgetError (reason plugin_budget_exhausted, audited, no
  * request sent) until the next local midnight.
  */

@@ -1,5 +1,5 @@
 /**
- * Bad plugins against the real host (SPEC §5.4): for every entry point (register, command, hook,
+ * Bad plugins against the real host (docs/contract.md §5.4): for every entry point (register, command, hook,
  * tool) a busy loop, a promise that never settles, a throw, process.exit(1), a SIGKILL of its own
  * process, allocation past its heap cap, and replaced globals. In each case another connection's
  * host.info keeps answering within 100 ms (sampled throughout), the plugin's state says why, a
@@ -185,7 +185,7 @@ async function misbehave(entry: Entry, behaviour: Behaviour, id: string): Promis
     else expect(view.status).toBe("loaded");
   } else if (entry === "hook") {
     const gate = outcome.value as { blocked: boolean; reason?: string };
-    // A throw is skipped (SPEC §5.3); the refused kill is a throw too.
+    // A throw is skipped (docs/contract.md §5.3); the refused kill is a throw too.
     const blocks = !["throws", "sigkill", "globals"].includes(behaviour);
     expect(gate.blocked).toBe(blocks);
   } else if (behaviour === "never") {

@@ -102,7 +102,7 @@ describe("a plugin never receives a key", () => {
     await manager.close();
   });
 
-  it("ctx.redact masks every known key shape (SPEC §10)", async () => {
+  it("ctx.redact masks every known key shape (docs/contract.md §10)", async () => {
     const { ctx, manager } = await loadCtxPlugin(rig, "shapes");
     const secrets = {
       openrouter: "sk-or-v1-00000000000000000000000000000000fake",

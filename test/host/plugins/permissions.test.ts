@@ -1,5 +1,5 @@
 /**
- * What a plugin cannot reach (SPEC §4, §5.4): the keychain binding, config.yaml, the session
+ * What a plugin cannot reach (docs/contract.md §4, §5.4): the keychain binding, config.yaml, the session
  * store, the logs, child processes, native addons, and any key or the web token in its
  * environment. Each attempt runs inside a real plugin worker under the permission model.
  */
@@ -80,7 +80,7 @@ describe("a plugin under the permission model", () => {
     expect(found.symlink).toMatchObject({ ok: false });
     expect(found.keytarAddon).toMatchObject({ ok: false, error: "ERR_DLOPEN_DISABLED" });
     expect(found.kill).toMatchObject({ ok: false, error: "Plugins cannot send signals to processes." });
-    // Its own data folder is writable (SPEC §5.4).
+    // Its own data folder is writable (docs/contract.md §5.4).
     expect(found.ownData).toMatchObject({ ok: true, value: "written" });
     expect(found.env).toBe("{}");
     // The plugin host's own environment is built from an allowlist.

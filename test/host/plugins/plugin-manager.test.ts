@@ -355,7 +355,7 @@ describe("handlers that fail", () => {
   });
 });
 
-describe("hook timeouts (SPEC §5.3, injected clock)", () => {
+describe("hook timeouts (docs/contract.md §5.3, injected clock)", () => {
   it("a hook that never returns is skipped after 30 s and logged; the hooks after it still run", async () => {
     const clock = new ManualClock();
     const hooks = new HookRegistry(rig.log, clock);
@@ -403,7 +403,7 @@ describe("hook timeouts (SPEC §5.3, injected clock)", () => {
   });
 });
 
-describe("capabilities (SPEC §7.1)", () => {
+describe("capabilities (docs/contract.md §7.1)", () => {
   it("hasCapability reads the grant at each use: consent ids need declaring and granting, override ids follow their allow_* flag", async () => {
     const { ctx, manager } = await loadCtxPlugin(
       rig,

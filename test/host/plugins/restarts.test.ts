@@ -1,5 +1,5 @@
 /**
- * Restarts (SPEC §5.4): a dead plugin host comes back and every plugin registers again (a pending
+ * Restarts (docs/contract.md §5.4): a dead plugin host comes back and every plugin registers again (a pending
  * pre_tool_call blocks its tool); a plugin that crashes 3 times in 5 minutes stays stopped, with a
  * notice, until plugins.restart; a worker killed while writing state never leaves half a file.
  */

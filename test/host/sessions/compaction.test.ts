@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results are read as plain JSON here. */
 /**
- * Compaction (SPEC §9.1) on the fake provider with a small context window: the summary request
+ * Compaction (docs/contract.md §9.1) on the fake provider with a small context window: the summary request
  * goes to the compression slot's route, the next request is under the limit, and nothing is lost
  * from the store or from search.
  */

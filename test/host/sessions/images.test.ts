@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results are read as plain JSON here. */
 /**
- * Images in chat (SPEC §9.1): checked by their bytes, kept with the message in the store, sent as
+ * Images in chat (docs/contract.md §9.1): checked by their bytes, kept with the message in the store, sent as
  * image parts to a vision model, else described through the `vision` slot and the description
  * sent in their place (marked on the message).
  */

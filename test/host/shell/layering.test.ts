@@ -46,6 +46,15 @@ describe("layering rules (ESLint)", () => {
     ).toEqual([]);
   });
 
+  it("lets the contract import the settings schema, which imports nothing", async () => {
+    const code =
+      'import type { Settings } from "../../config/config-schema.js";\nexport type S = Settings;\n';
+    expect(await problems("electron/host/rpc/methods/m.ts", code)).toEqual([]);
+    expect(
+      await problems("electron/host/rpc/methods/m.ts", 'import "../../config/config-schema-x.js";\n'),
+    ).not.toEqual([]);
+  });
+
   it.each([
     ['import OpenAI from "openai";\nexport default OpenAI;\n'],
     ['import keytar from "keytar";\nexport default keytar;\n'],

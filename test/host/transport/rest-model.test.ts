@@ -1,32 +1,22 @@
 /**
- * Every REST route of web mode (SPEC §11) against a real host and web server, the same methods
+ * Every REST route of web mode (docs/contract.md §11) against a real host and web server, the same methods
  * over RPC, and the drift test: every surface lists the registry's slots, no more, no fewer.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AuxiliaryTaskRow } from "../../../electron/host/rpc/methods/model.js";
-import { startWebServer, type WebServer } from "../../../electron/web/server.js";
+import type { WebServer } from "../../../electron/web/server.js";
 import { restRoutes } from "../../../electron/web/rest.js";
-import { startTestHost, type TestHost } from "../support/test-host.js";
-import { tempHome } from "../support/temp-home.js";
+import type { TestHost } from "../support/test-host.js";
+import { startWebTestServer, type WebTestServer } from "../support/web-test-server.js";
 
 const token = "test-token-abcdefghijklmnop-rest";
 let t: TestHost;
 let server: WebServer;
-let staticDir: { dir: string; cleanup(): void };
+let web: WebTestServer;
 
 beforeEach(async () => {
-  t = await startTestHost();
-  staticDir = tempHome("hermes-static-");
-  writeFileSync(join(staticDir.dir, "index.html"), "<!doctype html><title>Hermes</title>");
-  server = await startWebServer({
-    router: t.host.router,
-    events: t.host.events,
-    token,
-    port: 0,
-    staticDir: staticDir.dir,
-  });
+  web = await startWebTestServer(token);
+  ({ t, server } = web);
   t.host.settings.update((doc) => {
     doc.providers = {
       main: { name: "Main", base_url: "https://main.example/v1" },
@@ -43,11 +33,7 @@ beforeEach(async () => {
   });
 });
 
-afterEach(async () => {
-  await server.close();
-  await t.dispose();
-  staticDir.cleanup();
-});
+afterEach(async () => web.dispose());
 
 const auth = { Authorization: `Bearer ${token}` };
 const url = (path: string) => `http://127.0.0.1:${server.port}${path}`;
@@ -66,7 +52,7 @@ const post = async (path: string, body: unknown) => {
 const tasks = (body: Record<string, unknown>) => body.tasks as AuxiliaryTaskRow[];
 
 describe("GET /api/model/auxiliary", () => {
-  it("lists every slot with the SPEC §11 shape, built-ins first, then plugin slots", async () => {
+  it("lists every slot with the docs/contract.md §11 shape, built-ins first, then plugin slots", async () => {
     const { status, body } = await get("/api/model/auxiliary");
     expect(status).toBe(200);
     expect(tasks(body).map((r) => r.task)).toEqual([

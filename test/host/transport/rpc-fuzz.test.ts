@@ -3,14 +3,11 @@
  * through web mode's real WebSocket. Every frame must be answered with a reason (or a result),
  * none with `internal_error` (that would be a bug), and the host must still serve afterwards.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { methodNames } from "../../../electron/host/rpc/contract.js";
-import { startWebServer, type WebServer } from "../../../electron/web/server.js";
-import { startTestHost, type TestHost } from "../support/test-host.js";
-import { tempHome } from "../support/temp-home.js";
+import type { WebServer } from "../../../electron/web/server.js";
+import { startWebTestServer, type WebTestServer } from "../support/web-test-server.js";
 import { createFrameSource, type FuzzFrame } from "./support/fuzz-frames.js";
 
 // A failing seed can be replayed with HERMES_FUZZ_SEED=<seed>.
@@ -18,29 +15,15 @@ const SEED = Number(process.env.HERMES_FUZZ_SEED ?? 0x13_2026);
 const FRAMES = 5_000;
 const token = "fuzz-test-token-0123456789abcdefghijkl";
 
-let t: TestHost;
 let server: WebServer;
-let staticDir: { dir: string; cleanup(): void };
+let web: WebTestServer | undefined;
 
 beforeAll(async () => {
-  t = await startTestHost();
-  staticDir = tempHome("hermes-static-");
-  writeFileSync(join(staticDir.dir, "index.html"), "<!doctype html><title>Hermes</title>");
-  server = await startWebServer({
-    router: t.host.router,
-    events: t.host.events,
-    token,
-    port: 0,
-    staticDir: staticDir.dir,
-    log: () => undefined,
-  });
+  web = await startWebTestServer(token, { log: () => undefined });
+  ({ server } = web);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await t?.dispose();
-  staticDir?.cleanup();
-});
+afterAll(async () => web?.dispose());
 
 interface Answer {
   reason: string;

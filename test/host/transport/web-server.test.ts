@@ -7,35 +7,21 @@ import {
   tokenFromSubprotocol,
   tokenSubprotocol,
 } from "../../../electron/host/rpc/web-token.js";
-import { startWebServer, type WebServer } from "../../../electron/web/server.js";
-import { startTestHost, type TestHost } from "../support/test-host.js";
-import { tempHome } from "../support/temp-home.js";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import type { WebServer } from "../../../electron/web/server.js";
+import type { TestHost } from "../support/test-host.js";
+import { startWebTestServer, type WebTestServer } from "../support/web-test-server.js";
 
 const token = "test-token-abcdefghijklmnopqrstuvwxyz";
 let t: TestHost;
 let server: WebServer;
-let staticDir: { dir: string; cleanup(): void };
+let web: WebTestServer;
 
 beforeEach(async () => {
-  t = await startTestHost();
-  staticDir = tempHome("hermes-static-");
-  writeFileSync(join(staticDir.dir, "index.html"), "<!doctype html><title>Hermes</title>");
-  server = await startWebServer({
-    router: t.host.router,
-    events: t.host.events,
-    token,
-    port: 0,
-    staticDir: staticDir.dir,
-  });
+  web = await startWebTestServer(token);
+  ({ t, server } = web);
 });
 
-afterEach(async () => {
-  await server.close();
-  await t.dispose();
-  staticDir.cleanup();
-});
+afterEach(async () => web.dispose());
 
 const base = () => `http://127.0.0.1:${server.port}`;
 

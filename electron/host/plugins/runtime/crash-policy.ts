@@ -1,5 +1,5 @@
 /**
- * When a crashed plugin comes back (SPEC §5.4): restarted alone with a growing delay, and after
+ * When a crashed plugin comes back (docs/contract.md §5.4): restarted alone with a growing delay, and after
  * 3 crashes within 5 minutes left stopped until the user restarts it.
  */
 export const CRASH_WINDOW_MS = 5 * 60_000;

@@ -1,4 +1,4 @@
-/** Why a call into a plugin failed without the plugin answering (SPEC §5.4); reasons are public. */
+/** Why a call into a plugin failed without the plugin answering (docs/contract.md §5.4); reasons are public. */
 
 /** The plugin did not answer within the call's deadline; the plugin stays up. */
 export class PluginTimeoutError extends Error {

@@ -1,5 +1,5 @@
 /**
- * The plugin host process (SPEC §5.4): started by the host under Node's permission model, it runs
+ * The plugin host process (docs/contract.md §5.4): started by the host under Node's permission model, it runs
  * one worker per plugin and relays frames between the host and each worker. It holds no plugin
  * state of its own; when it dies the host starts another and every plugin registers again.
  */
@@ -9,9 +9,36 @@ import type { Frame, FromPluginHost, ToPluginHost } from "./boundary.js";
 const workerFile = new URL("./plugin-worker.js", import.meta.url);
 const workers = new Map<string, Worker>();
 
+/** Exit code of a plugin host started without the permission model. */
+const EXIT_NO_PERMISSION_MODEL = 78;
+
+// Fail closed: a launch that lost the permission model (a missing flag, a runtime that ignores
+// it) must not run plugins with the app's own rights.
+const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } })
+  .permission;
+if (!permission || permission.has("child") || permission.has("fs.write", "/")) {
+  process.stderr.write(
+    "The plugin host runs only under Node's permission model (--permission / --experimental-permission); it was started without it, so no plugin is run.\n",
+  );
+  process.exit(EXIT_NO_PERMISSION_MODEL);
+}
+
+/** Electron's utility process talks through `process.parentPort`; Node's fork through IPC. */
+interface ParentPort {
+  on(event: "message", listener: (event: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}
+const parentPort = (process as { parentPort?: ParentPort }).parentPort;
+
 const send = (message: FromPluginHost): void => {
-  if (process.connected) process.send?.(message);
+  if (parentPort) parentPort.postMessage(message);
+  else if (process.connected) process.send?.(message);
 };
+
+function onHostMessage(listener: (message: ToPluginHost) => void): void {
+  if (parentPort) parentPort.on("message", (event) => listener(event.data as ToPluginHost));
+  else process.on("message", listener);
+}
 
 function describeExit(code: number, error: (Error & { code?: string }) | null, heapMb: number): string {
   if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") return `ran out of memory (heap cap ${heapMb} MB)`;
@@ -44,7 +71,7 @@ function start(pluginId: string, heapMb: number, init: unknown): void {
   });
 }
 
-process.on("message", (message: ToPluginHost) => {
+onHostMessage((message) => {
   switch (message.kind) {
     case "start":
       start(message.pluginId, message.heapMb, message.init);
@@ -61,6 +88,6 @@ process.on("message", (message: ToPluginHost) => {
   }
 });
 
-// Without the host there is nothing to serve.
+// Without the host there is nothing to serve (a utility process is ended by its parent instead).
 process.on("disconnect", () => process.exit(0));
 send({ kind: "ready" });

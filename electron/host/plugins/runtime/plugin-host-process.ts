@@ -1,10 +1,14 @@
 /**
- * Starts the plugin host process under Node's permission model (SPEC §5.4): it may read its own
+ * Starts the plugin host process under Node's permission model (docs/contract.md §5.4): it may read its own
  * code, the plugin folders and the SDK, write the plugins' data folders, start workers, and
  * nothing else: no child processes, no native addons. Its environment is built from an
  * allowlist, so no key, `key_env` variable or web token reaches it.
+ *
+ * How the process is started is a `SpawnPluginHost`: Node's `fork` by default; the desktop shell
+ * may pass Electron's utility process instead (electron/plugin-host-utility.ts). Either way the
+ * plugin host refuses to run when the permission model is not in force (plugin-host-main.ts).
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { fork } from "node:child_process";
 import type { FromPluginHost, ToPluginHost } from "./boundary.js";
 import type { PluginHostBundle } from "./plugin-host-bundle.js";
 
@@ -22,7 +26,55 @@ export interface PluginHostLaunch {
   env?: Record<string, string>;
   /** How long the process may take to say it is ready. */
   readyTimeoutMs?: number;
+  /** Starts the process; Node's `fork` when absent. */
+  spawn?: SpawnPluginHost;
 }
+
+/** A started plugin host as the runtime drives it, whatever started it. */
+export interface PluginHostChild {
+  readonly pid: number | undefined;
+  /** Its stderr, piped; stdout is never read. */
+  readonly stderr: NodeJS.ReadableStream | null;
+  /** Whether a message can still reach it. */
+  readonly connected: boolean;
+  send(message: ToPluginHost): void;
+  kill(): void;
+  onMessage(listener: (message: FromPluginHost) => void): void;
+  /** `code` null with a signal when it was killed. */
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  onError(listener: (error: Error) => void): void;
+}
+
+export type SpawnPluginHost = (
+  entry: string,
+  options: { execArgv: string[]; env: Record<string, string>; execPath?: string },
+) => PluginHostChild;
+
+/** Node's `fork`, with structured-clone messages like Electron's utility process. */
+export const forkPluginHost: SpawnPluginHost = (entry, options) => {
+  const child = fork(entry, [], {
+    execPath: options.execPath ?? process.execPath,
+    execArgv: options.execArgv,
+    env: options.env,
+    serialization: "advanced",
+    // stdout is dropped: a plugin must not print lines a script reading the app's stdout trusts.
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
+  return {
+    get pid() {
+      return child.pid;
+    },
+    stderr: child.stderr,
+    get connected() {
+      return child.connected;
+    },
+    send: (message) => void child.send(message),
+    kill: () => void child.kill("SIGKILL"),
+    onMessage: (listener) => void child.on("message", listener),
+    onExit: (listener) => void child.on("exit", (code, signal) => listener(code, signal)),
+    onError: (listener) => void child.on("error", listener),
+  };
+};
 
 export interface PluginHostEvents {
   onMessage(message: FromPluginHost): void;
@@ -61,7 +113,7 @@ export function permissionFlags(launch: PluginHostLaunch): string[] {
 export class PluginHostProcess {
   private exited = false;
 
-  private constructor(private readonly child: ChildProcess) {}
+  private constructor(private readonly child: PluginHostChild) {}
 
   get pid(): number | undefined {
     return this.child.pid;
@@ -72,31 +124,33 @@ export class PluginHostProcess {
   }
 
   static start(launch: PluginHostLaunch, events: PluginHostEvents): Promise<PluginHostProcess> {
-    const child = fork(launch.bundle.entry, [], {
-      execPath: launch.execPath ?? process.execPath,
+    const child = (launch.spawn ?? forkPluginHost)(launch.bundle.entry, {
       execArgv: permissionFlags(launch),
       env: { ...pluginHostEnv(), ...launch.env },
-      serialization: "advanced",
-      // stdout is dropped: a plugin must not print lines a script reading the app's stdout trusts.
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      ...(launch.execPath && { execPath: launch.execPath }),
     });
     const host = new PluginHostProcess(child);
     let buffered = "";
+    let lastStderrLine = "";
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       buffered += chunk;
       const lines = buffered.split("\n");
       buffered = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) events.onStderr?.(line.slice(0, 2000));
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        lastStderrLine = line.slice(0, 2000);
+        events.onStderr?.(lastStderrLine);
+      }
     });
     return new Promise((resolve, reject) => {
       let ready = false;
       const timer = setTimeout(() => {
         if (ready) return;
-        child.kill("SIGKILL");
+        child.kill();
         reject(new Error("The plugin host did not start within its deadline."));
       }, launch.readyTimeoutMs ?? 10_000);
-      child.on("message", (message: FromPluginHost) => {
+      child.onMessage((message) => {
         if (message.kind === "ready" && !ready) {
           ready = true;
           clearTimeout(timer);
@@ -105,20 +159,29 @@ export class PluginHostProcess {
         }
         if (ready) events.onMessage(message);
       });
-      child.on("error", (error) => {
+      child.onError((error) => {
         if (!ready) {
           clearTimeout(timer);
           reject(error);
         }
       });
-      child.on("exit", (code, signal) => {
+      child.onExit((code, signal) => {
         host.exited = true;
         const why = signal
           ? `the plugin host was killed (${signal})`
           : `the plugin host exited with code ${code}`;
         if (!ready) {
           clearTimeout(timer);
-          reject(new Error(`${why} while starting.`));
+          // Its last stderr line says why (e.g. no permission model); it may still be in flight.
+          const fail = () =>
+            reject(new Error(`${why} while starting${lastStderrLine ? `: ${lastStderrLine}` : ""}.`));
+          const stderr = child.stderr as (NodeJS.ReadableStream & { readableEnded?: boolean }) | null;
+          if (!stderr || stderr.readableEnded) return fail();
+          const cap = setTimeout(fail, 500);
+          stderr.once("end", () => {
+            clearTimeout(cap);
+            fail();
+          });
           return;
         }
         events.onExit(why);
@@ -132,6 +195,6 @@ export class PluginHostProcess {
   }
 
   kill(): void {
-    if (!this.exited) this.child.kill("SIGKILL");
+    if (!this.exited) this.child.kill();
   }
 }

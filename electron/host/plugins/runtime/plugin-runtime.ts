@@ -16,7 +16,7 @@ export interface PluginRuntimeOptions {
   clock: Clock;
   heartbeat?: HeartbeatOptions;
   bundle?: PluginHostBundle;
-  launch?: Pick<PluginHostLaunch, "execPath" | "env">;
+  launch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn">;
   onStderr?(line: string): void;
 }
 

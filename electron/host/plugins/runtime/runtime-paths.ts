@@ -1,5 +1,5 @@
 /**
- * What the plugin host may touch (SPEC §5.4): read the bundled plugins (with the SDK inside) and
+ * What the plugin host may touch (docs/contract.md §5.4): read the bundled plugins (with the SDK inside) and
  * `<home>/plugins`, write `<home>/plugin-data`. Real paths too, since the permission model
  * checks the path a symlink resolves to.
  */

@@ -1,5 +1,5 @@
 /**
- * The host's handle on one plugin's worker: calls into it with deadlines (SPEC §5.4), its
+ * The host's handle on one plugin's worker: calls into it with deadlines (docs/contract.md §5.4), its
  * heartbeat, its memory, and how it ended. Once ended, every pending and later call fails with
  * `plugin_unresponsive`, and nothing the old worker sends is accepted any more.
  */

@@ -24,17 +24,17 @@ export interface StaleAuxSlot {
   model: string;
 }
 
-/** Where a slot's effective route comes from (SPEC §6.4's steps). */
+/** Where a slot's effective route comes from (docs/contract.md §6.4's steps). */
 export type AuxiliaryRouteSource = "pin" | "inherited" | "defaults" | "main";
 
-/** One row of `model.auxiliary.list` / `GET /api/model/auxiliary` (SPEC §11). */
+/** One row of `model.auxiliary.list` / `GET /api/model/auxiliary` (docs/contract.md §11). */
 export interface AuxiliaryTaskRow {
   task: string;
   /** The user's block as written ("auto" when absent). */
   provider: string;
   model: string;
   base_url: string;
-  /** Seconds, after defaults and the base (SPEC §6.4 precedence). */
+  /** Seconds, after defaults and the base (docs/contract.md §6.4 precedence). */
   timeout: number;
   label: string;
   hint: string;

@@ -1,6 +1,7 @@
 import { method, noParams, type EmptyParams } from "../define.js";
+import { providerIdPattern } from "../provider-id.js";
 
-export const providerIdPattern = "^[a-z0-9][a-z0-9_-]{0,63}$";
+export { providerIdPattern };
 
 export interface ProviderView {
   id: string;
@@ -8,12 +9,19 @@ export interface ProviderView {
   base_url: string;
   key_env: string | null;
   hasKey: boolean;
-  /** Exactly the key's last 4 characters, or null when no key is set (SPEC §4). */
+  /** Exactly the key's last 4 characters, or null when no key is set (docs/contract.md §4). */
   keyHint: string | null;
 }
 
+/**
+ * The host checks the fields (saying which one is wrong in `error.data.key`: `name`, `base_url`,
+ * `key_env`) and, for a new provider without an `id`, derives the id from the name.
+ */
 export interface ProvidersSaveParams {
-  id: string;
+  /** Absent: a new provider whose id the host derives from `name` (refused when taken). */
+  id?: string;
+  /** True when adding (a preset keeps its own id): refused when a provider with the id exists. */
+  create?: boolean;
   name: string;
   base_url: string;
   key_env?: string | null;
@@ -26,12 +34,14 @@ export const providerMethods = {
   "providers.save": method<ProvidersSaveParams, { provider: ProviderView }>({
     type: "object",
     additionalProperties: false,
-    required: ["id", "name", "base_url"],
+    required: ["name", "base_url"],
     properties: {
       id: { type: "string", pattern: providerIdPattern },
-      name: { type: "string", minLength: 1, maxLength: 120 },
-      base_url: { type: "string", minLength: 1, maxLength: 2048 },
-      key_env: { type: ["string", "null"], pattern: "^([A-Za-z_][A-Za-z0-9_]{0,127})?$" },
+      create: { type: "boolean" },
+      // Lengths and forms are checked by the host, which says what to fix per field.
+      name: { type: "string", maxLength: 1000 },
+      base_url: { type: "string", maxLength: 2048 },
+      key_env: { type: ["string", "null"], maxLength: 1000 },
       apiKey: { type: "string", maxLength: 8192 },
     },
   }),

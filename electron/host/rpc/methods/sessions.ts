@@ -1,11 +1,12 @@
 /**
- * Session methods (SPEC §11). The names and the fields SPEC lists are public; the extra fields
+ * Session methods (docs/contract.md §11). The names and the fields docs/contract.md lists are public; the extra fields
  * (`status`, `turnId`, `meta`, `seq`, `snippet`) and the methods after `session.usage` are the
  * app's own. Times are epoch milliseconds everywhere in the session API.
  */
 import { method, type EmptyParams } from "../define.js";
+import { BUSY_INPUT_MODES, type BusyInputMode } from "../../config/config-schema.js";
 
-/** What a message may carry (SPEC §9.1); the composer checks these first, the host for sure. */
+/** What a message may carry (docs/contract.md §9.1); the composer checks these first, the host for sure. */
 export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_IMAGES_PER_MESSAGE = 4;
@@ -59,7 +60,8 @@ export type SessionDetails = {
   systemPrompt: string;
 };
 
-export type SessionSendMode = "queue" | "steer" | "interrupt";
+/** `session.send`'s `mode`: the busy-input modes of the settings schema; absent = `display.busy_input_mode`. */
+export type SessionSendMode = BusyInputMode;
 
 export interface SessionUsageRow {
   category: string;
@@ -97,7 +99,7 @@ export const sessionMethods = {
       /** May be empty when images go with the message. */
       text: string;
       mode?: SessionSendMode;
-      /** PNG, JPEG, WebP or GIF, base64 (SPEC §9.1); checked by their bytes in the host. */
+      /** PNG, JPEG, WebP or GIF, base64 (docs/contract.md §9.1); checked by their bytes in the host. */
       images?: SessionImageInput[];
     },
     {
@@ -113,7 +115,7 @@ export const sessionMethods = {
     properties: {
       sessionId,
       text: { type: "string", maxLength: 1_000_000 },
-      mode: { type: "string", enum: ["queue", "steer", "interrupt"] },
+      mode: { type: "string", enum: [...BUSY_INPUT_MODES] },
       images: {
         type: "array",
         maxItems: 8,

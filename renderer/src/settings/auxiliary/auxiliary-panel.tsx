@@ -1,5 +1,5 @@
 /**
- * Settings → Models → Auxiliary (SPEC §6.5): every slot the host lists — built-ins, then plugin
+ * Settings → Models → Auxiliary (docs/contract.md §6.5): every slot the host lists — built-ins, then plugin
  * slots — with its route in words, the stale banner, and Reset all to main. Every change is
  * written at once; the next call on the slot uses it.
  */

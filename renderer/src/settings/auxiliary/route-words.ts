@@ -1,6 +1,6 @@
 /**
  * The words Settings → Models → Auxiliary uses for a slot's route and the stale banner
- * (SPEC §6.5): `auto · use main model`, `<provider> · <model>`, `inherits <Base> · <provider> ·
+ * (docs/contract.md §6.5): `auto · use main model`, `<provider> · <model>`, `inherits <Base> · <provider> ·
  * <model>`, and "<N> auxiliary task(s) (<labels>) still run on <provider>, not your main model."
  */
 import type { AuxiliaryTaskRow } from "../../../../electron/host/rpc/methods/model.js";

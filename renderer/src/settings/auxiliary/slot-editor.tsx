@@ -1,5 +1,5 @@
 /**
- * The inline editor of one slot (SPEC §6.5): a provider select, a model select, Apply and Cancel.
+ * The inline editor of one slot (docs/contract.md §6.5): a provider select, a model select, Apply and Cancel.
  * Escape cancels. When a provider's model list can't be fetched, the model becomes a text field
  * so a pin is still possible.
  */

@@ -1,5 +1,5 @@
 /**
- * One slot on Settings → Models → Auxiliary (SPEC §6.5): label, hint, its route in words (and the
+ * One slot on Settings → Models → Auxiliary (docs/contract.md §6.5): label, hint, its route in words (and the
  * whole chain when it inherits through another slot), and Change / Reset / Follow <Base>. A pin
  * whose provider is gone is marked broken with what to do.
  */

@@ -1,5 +1,5 @@
 /**
- * What each capability lets a plugin do (SPEC §7.1), in the words the consent screen uses, plus a
+ * What each capability lets a plugin do (docs/contract.md §7.1), in the words the consent screen uses, plus a
  * short name for lists. Unknown ids (a newer host) fall back to the raw id.
  */
 import type { CapabilityId } from "../../../../plugins/sdk/types.js";

@@ -1,5 +1,5 @@
 /**
- * A running plugin's health and limits (SPEC §5.4): its state in words (running, not responding,
+ * A running plugin's health and limits (docs/contract.md §5.4): its state in words (running, not responding,
  * restarting, stopped after repeated crashes), restarts and the last reason with its time, memory,
  * calls and tokens today against its budget, a Restart button, and the daily budget / heap cap.
  */
@@ -92,13 +92,12 @@ function PluginLimitsForm({ plugin, runtime }: { plugin: PluginView; runtime: Pl
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    // Only "is it a number" is checked here; the host checks the ranges against the settings
+    // schema and its refusal is shown under the row.
     const tokens = dailyTokens.trim() === "" ? null : Number(dailyTokens);
     const heap = heapMb.trim() === "" ? null : Number(heapMb);
-    if (tokens !== null && (!Number.isInteger(tokens) || tokens < 1)) {
-      return setError("The daily token budget is a whole number of at least 1, or empty for no budget.");
-    }
-    if (heap !== null && (!Number.isInteger(heap) || heap < 16 || heap > 4096)) {
-      return setError("The heap cap is a whole number of MB from 16 to 4096.");
+    if (Number.isNaN(tokens) || Number.isNaN(heap)) {
+      return setError("Enter numbers: tokens a day (or nothing for no budget) and MB for the heap cap.");
     }
     setError(null);
     void setLimits(plugin.id, { dailyTokens: tokens, heapMb: heap });

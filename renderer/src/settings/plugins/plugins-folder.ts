@@ -1,5 +1,5 @@
 /**
- * Where user plugins live: `<home>/plugins` (SPEC §2), spelled with the host's own separator so
+ * Where user plugins live: `<home>/plugins` (docs/contract.md §2), spelled with the host's own separator so
  * the path can be pasted into its file manager or shell.
  */
 export function pluginsFolderPath(home: string): string {

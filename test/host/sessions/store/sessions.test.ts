@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SessionInputError } from "../../../../electron/host/sessions/session-errors.js";
 import { SessionStoreError } from "../../../../electron/host/sessions/session-store-error.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 
@@ -59,7 +60,7 @@ describe("SessionStore sessions", () => {
     });
     expect(store.getSession(b.id)).toMatchObject({ title: "New chat", titleState: "failed" });
     expect(store.listSessions().map((s) => s.id)).toEqual([b.id, a.id]);
-    expect(() => store.renameSession(a.id, "   ")).toThrow(RangeError);
+    expect(() => store.renameSession(a.id, "   ")).toThrow(SessionInputError);
   });
 
   it("reports an unknown session as not_found", () => {

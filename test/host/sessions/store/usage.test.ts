@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SessionInputError } from "../../../../electron/host/sessions/session-errors.js";
 import type { UsageEntry } from "../../../../electron/host/sessions/types.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 
@@ -80,9 +81,9 @@ describe("SessionStore usage ledger", () => {
   it("refuses negative or fractional token counts and bad costs", () => {
     const { store } = openStore();
     const id = store.createSession({ snapshot }).id;
-    expect(() => store.addUsage(id, entry({ inputTokens: -1 }))).toThrow(RangeError);
-    expect(() => store.addUsage(id, entry({ outputTokens: 1.5 }))).toThrow(RangeError);
-    expect(() => store.addUsage(id, entry({ costUsd: Number.NaN }))).toThrow(RangeError);
+    expect(() => store.addUsage(id, entry({ inputTokens: -1 }))).toThrow(SessionInputError);
+    expect(() => store.addUsage(id, entry({ outputTokens: 1.5 }))).toThrow(SessionInputError);
+    expect(() => store.addUsage(id, entry({ costUsd: Number.NaN }))).toThrow(SessionInputError);
     expect(store.usage(id)).toEqual([]);
   });
 });
