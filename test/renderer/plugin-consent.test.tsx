@@ -12,7 +12,7 @@ import { NextPromptChip } from "../../renderer/src/chat/next-prompt-chip";
 import { PluginsPage } from "../../renderer/src/settings/plugins/plugins-page";
 import { connectStoresToHost, createAppStores } from "../../renderer/src/stores/app-stores";
 import { StoresProvider } from "../../renderer/src/stores/stores-context";
-import { fakeClient, type Handlers } from "./fake-client";
+import { fakeClient, settingsWith, type Handlers } from "./fake-client";
 import { renderApp } from "./render-app";
 
 afterEach(cleanup);
@@ -38,7 +38,7 @@ const nextPrompt = (over: Partial<PluginView> = {}): PluginView => ({
 function handlers(list: () => PluginView[], overrides: Handlers = {}): Handlers {
   return {
     "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [] }),
-    "settings.get": () => ({}),
+    "settings.get": () => settingsWith(),
     "providers.list": () => ({ providers: [] }),
     "plugins.list": () => ({ plugins: list() }),
     "plugins.commands": () => ({ commands: [] }),
