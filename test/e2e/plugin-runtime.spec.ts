@@ -81,7 +81,9 @@ test("a daily token budget and a heap cap saved from the row land in config.yaml
   await row.getByLabel("Heap cap (MB)").fill("8");
   await row.getByRole("button", { name: "Save limits" }).click();
   // The host checks the range against the settings schema and says it.
-  await expect(row.getByRole("alert")).toContainText("plugins.entries.tldr.limits.heap_mb must be >= 16");
+  await expect(row.getByRole("alert")).toContainText(
+    "plugins.entries.tldr.limits.heap_mb must be a heap cap in MB (16 to 4096)",
+  );
 
   await row.getByLabel("Heap cap (MB)").fill("128");
   await row.getByRole("button", { name: "Save limits" }).click();

@@ -79,6 +79,8 @@ function describeError(error: ErrorObject): DocumentIssue | null {
       return at(path, "must not be empty");
     case "uniqueItems":
       return at(path, "must not list the same value twice");
+    case "minimum":
+    case "maximum":
     case "exclusiveMinimum":
     case "pattern":
       return at(path, description ? `must be ${description}` : `is invalid (${error.message ?? ""})`);

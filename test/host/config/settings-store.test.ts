@@ -141,6 +141,18 @@ describe("SettingsStore: refused writes", () => {
     expect(store.get().display.busy_input_mode).toBe("steer");
   });
 
+  it("says the allowed range of a number out of bounds, in the schema's words", () => {
+    const store = openStore(makeTempHome());
+    for (const heap_mb of [8, 5000]) {
+      expect(refusal(() => store.set("plugins.entries.tldr.limits", { heap_mb })).message).toContain(
+        "plugins.entries.tldr.limits.heap_mb must be a heap cap in MB (16 to 4096)",
+      );
+    }
+    expect(refusal(() => store.set("plugins.entries.tldr.limits", { daily_tokens: 0 })).message).toContain(
+      "plugins.entries.tldr.limits.daily_tokens must be tokens a day, input and output together",
+    );
+  });
+
   it("names the key for wrong types, unknown keys and bad ids", () => {
     const store = openStore(makeTempHome());
     expect(refusal(() => store.set("auxiliary.vision.timeout", 0)).message).toContain(
