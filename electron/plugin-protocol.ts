@@ -1,5 +1,5 @@
 /**
- * The desktop's plugin pages (SPEC §8): `hermes-plugin://<id>/<path>`, a standard scheme, so each
+ * The desktop's plugin pages (docs/contract.md §8): `hermes-plugin://<id>/<path>`, a standard scheme, so each
  * plugin's pages have an origin of their own (and the frame's sandbox makes it opaque besides).
  * Thin: what is served, and with which CSP, is the host's `servePluginPage`, shared with web mode.
  */

@@ -21,7 +21,7 @@ const methods: Record<string, MethodFn> = Object.freeze(
 
 contextBridge.exposeInMainWorld("hermes", {
   methods,
-  /** Plugin pages' calls (SPEC §8), relayed by the app after it scoped them to the page's plugin. */
+  /** Plugin pages' calls (docs/contract.md §8), relayed by the app after it scoped them to the page's plugin. */
   pluginRequest(method: unknown, params: unknown): Promise<ResponseFrame> {
     if (typeof method !== "string" || !isPluginMethod(method)) {
       return Promise.reject(new Error("pluginRequest takes plugin.<id>.<method> names only."));

@@ -40,7 +40,7 @@ export const appContentSecurityPolicy = [
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
-  // Plugin pages (SPEC §8), each in a sandboxed frame on its own hermes-plugin://<id> origin.
+  // Plugin pages (docs/contract.md §8), each in a sandboxed frame on its own hermes-plugin://<id> origin.
   "frame-src hermes-plugin:",
   "object-src 'none'",
   "base-uri 'none'",

@@ -1,5 +1,5 @@
 /**
- * Whether the app is idle (SPEC §9.4): no person's input and no running turn. It listens to the
+ * Whether the app is idle (docs/contract.md §9.4): no person's input and no running turn. It listens to the
  * event hub, so the chat needs no hook of its own: a turn is running from `session.turn.started`
  * to `session.turn.finished`, and a person's input is a user message that no plugin sent.
  */

@@ -59,7 +59,7 @@ export interface HostOptions {
   openFolder?: OpenFolder;
   /** How the plugin host process starts (desktop: Electron's binary as Node); plain Node by default. */
   pluginHostLaunch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn">;
-  /** Shorter deadlines, heartbeats and restart delays, for tests; SPEC §5.4's values by default. */
+  /** Shorter deadlines, heartbeats and restart delays, for tests; docs/contract.md §5.4's values by default. */
   pluginTimings?: PluginTimings;
 }
 
@@ -78,16 +78,16 @@ export interface Host {
   settings: SettingsStore;
   log: AgentLog;
   plugins: PluginManager;
-  /** Every auxiliary slot, built-in and plugin (SPEC §6.2, §6.3); every surface reads it. */
+  /** Every auxiliary slot, built-in and plugin (docs/contract.md §6.2, §6.3); every surface reads it. */
   auxiliaryTasks: AuxiliaryTaskRegistry;
   /** What plugins registered; the chat dispatches slash commands, hooks and tools through these. */
   pluginRegistries: { commands: CommandRegistry; hooks: HookRegistry; tools: ToolRegistry };
-  /** Plugins' idle tasks (SPEC §9.4) and the activity they wait on. */
+  /** Plugins' idle tasks (docs/contract.md §9.4) and the activity they wait on. */
   idleTasks: IdleTaskScheduler;
   activity: ActivityMonitor;
-  /** The desktop chat (SPEC §9): sessions, turns, busy input, titles. */
+  /** The desktop chat (docs/contract.md §9): sessions, turns, busy input, titles. */
   sessions: SessionService;
-  /** Side-question tokens (SPEC §7.3): issued after person turns, spent by sideQuestion/forkSession. */
+  /** Side-question tokens (docs/contract.md §7.3): issued after person turns, spent by sideQuestion/forkSession. */
   leases: SideQuestionLeases;
   /** Bills a model call to a session's usage ledger; plugin calls use `plugin_llm:<id>`. */
   billUsage(sessionId: string, category: string, usage: Usage): void;
@@ -142,7 +142,7 @@ export function createHost(options: HostOptions): Host {
     hooks,
     billUsage: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
-  // One token per person turn (SPEC §7.3); `plugins` is read at each use, once it exists.
+  // One token per person turn (docs/contract.md §7.3); `plugins` is read at each use, once it exists.
   const leases: SideQuestionLeases = new SideQuestionLeases({
     clock,
     anyHolder: (): boolean => plugins.anyHolds(["llm.side_question", "llm.session_fork"]),
@@ -162,7 +162,7 @@ export function createHost(options: HostOptions): Host {
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessionStore = new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock });
-  // Idle tasks (SPEC §9.4) wait for the app to be idle: the chat's turns and a person's input.
+  // Idle tasks (docs/contract.md §9.4) wait for the app to be idle: the chat's turns and a person's input.
   const activity = new ActivityMonitor(clock, lastSessionActivity(sessionStore));
   const unfollowActivity = activity.follow(events);
   const idleTasks = new IdleTaskScheduler({

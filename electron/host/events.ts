@@ -28,7 +28,7 @@ export class EventHub {
   }
 
   /**
-   * A plugin's session event (SPEC §8 `ctx.emitToSession`), type `plugin.<id>.<event>`; the caller
+   * A plugin's session event (docs/contract.md §8 `ctx.emitToSession`), type `plugin.<id>.<event>`; the caller
    * validated the names and the payload.
    */
   emitPlugin(pluginId: string, event: string, sessionId: string, payload: Record<string, unknown>): void {

@@ -1,5 +1,5 @@
 /**
- * Web-mode access rules (SPEC §11): the launch token (a bearer header, the `/rpc` token
+ * Web-mode access rules (docs/contract.md §11): the launch token (a bearer header, the `/rpc` token
  * subprotocol, or `?token=` on a page load), the Origin/Host checks that keep other sites out,
  * and the refusal of weak fixed tokens. No cookie: a cookie for 127.0.0.1 reaches every port.
  */
@@ -71,7 +71,7 @@ export function checkOrigin(req: IncomingMessage, rules: AccessRules): AccessVer
 }
 
 /**
- * Plugin page files (SPEC §8): this app's Host only; the Origin may also be "null", the opaque
+ * Plugin page files (docs/contract.md §8): this app's Host only; the Origin may also be "null", the opaque
  * origin of a sandboxed page loading its own module scripts.
  */
 export function checkPageRequest(req: IncomingMessage, rules: AccessRules): AccessVerdict {

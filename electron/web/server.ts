@@ -36,7 +36,7 @@ export interface WebServerOptions {
   port?: number;
   /** The built renderer (`out/renderer`). */
   staticDir: string;
-  /** The page folders of an enabled plugin (SPEC §8), served at `/plugin-pages/<id>/…`. */
+  /** The page folders of an enabled plugin (docs/contract.md §8), served at `/plugin-pages/<id>/…`. */
   pluginPages?: (pluginId: string) => PageSite | null;
   /** Where a line about a dropped connection goes; default stderr. */
   log?: (line: string) => void;

@@ -67,7 +67,7 @@ export function register(ctx) {
     },
   });
 
-  // The chat's card and the plugin's page read and tick items through these (SPEC §8).
+  // The chat's card and the plugin's page read and tick items through these (docs/contract.md §8).
   ctx.registerRpc("items.list", (params, { sessionId }) => {
     const wanted = typeof params.sessionId === "string" ? params.sessionId : sessionId;
     return { items: wanted ? items().filter((item) => item.sessionId === wanted) : items() };

@@ -1,4 +1,4 @@
-// chart-writer: the backend half of the Charts page (SPEC §8's documented pattern). The page calls
+// chart-writer: the backend half of the Charts page (docs/contract.md §8's documented pattern). The page calls
 // `chart.suggest {text}`; the handler answers `{job}` at once and runs the model call on the
 // plugin's own `chart_writer` slot in the background, then delivers `chart.written` with the same
 // job and either `{chart}` or `{error}` in plain words. At most 4 jobs run at once; a fifth is
@@ -121,8 +121,6 @@ export function register(ctx) {
   // Also callable on demand (and by tests); the idle task below runs it when the app is idle.
   ctx.registerRpc("jobs.prune", () => pruneJobs());
 
-  // ctx.registerIdleTask (SPEC §9.4) comes with its own change; without it jobs are pruned on demand.
-  if (typeof ctx.registerIdleTask === "function") {
-    ctx.registerIdleTask("prune_jobs", pruneJobs, { intervalHours: 24, minIdleHours: 1, firstRun: "defer" });
-  }
+  // Once a day, when the app has sat idle an hour, finished jobs older than a day go.
+  ctx.registerIdleTask("prune_jobs", pruneJobs, { intervalHours: 24, minIdleHours: 1, firstRun: "defer" });
 }

@@ -1,4 +1,4 @@
-// After each reply, asks the session's own agent (a side question, SPEC §7.3) for the user's most
+// After each reply, asks the session's own agent (a side question, docs/contract.md §7.3) for the user's most
 // likely next message and sends it to the chat as `plugin.next-prompt.suggestion` {text}; the app
 // shows it as a chip above the message box. Needs the user's consent for llm.side_question.
 

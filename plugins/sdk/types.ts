@@ -1,5 +1,5 @@
 /**
- * The plugin API of Hermes Desktop (SPEC §5, §6.6): the one module plugin authors import types
+ * The plugin API of Hermes Desktop (docs/contract.md §5, §6.6): the one module plugin authors import types
  * from. The host implements exactly these types, so they are written once.
  *
  * In a plain-JS plugin: `/** @param {import("../sdk/types.js").PluginContext} ctx *\/`.
@@ -170,7 +170,7 @@ export interface SessionScoped {
   gatewaySessionKey: string;
 }
 
-/** Hook payloads (SPEC §5.3). Keys are camelCase. */
+/** Hook payloads (docs/contract.md §5.3). Keys are camelCase. */
 export interface HookPayloads {
   on_session_start: SessionScoped;
   on_session_end: SessionScoped;
@@ -238,7 +238,7 @@ export type CapabilityId =
   | "llm.model_override"
   | "llm.task_override";
 
-/** An `auxiliary.<key>` block's settings a plugin slot starts from (SPEC §6.2, §6.3). */
+/** An `auxiliary.<key>` block's settings a plugin slot starts from (docs/contract.md §6.2, §6.3). */
 export interface AuxiliaryTaskDefaults {
   /** `auto`/`main` (follow), or a provider id. */
   provider?: string;
@@ -250,18 +250,18 @@ export interface AuxiliaryTaskDefaults {
   extra_body?: Record<string, JsonValue>;
 }
 
-/** `ctx.registerAuxiliaryTask(key, spec)` (SPEC §6.3). */
+/** `ctx.registerAuxiliaryTask(key, spec)` (docs/contract.md §6.3). */
 export interface AuxiliaryTaskSpec {
   /** The row label in Settings → Models → Auxiliary; the key when absent. */
   displayName?: string;
   description?: string;
   /** Sit under the user's `auxiliary.<key>` block: the user's values win. */
   defaults?: AuxiliaryTaskDefaults;
-  /** A built-in slot or a plugin slot registered earlier; its route is followed (SPEC §6.4). */
+  /** A built-in slot or a plugin slot registered earlier; its route is followed (docs/contract.md §6.4). */
   inheritFrom?: string;
 }
 
-/** `ctx.registerIdleTask(name, fn, options)` (SPEC §9.4). */
+/** `ctx.registerIdleTask(name, fn, options)` (docs/contract.md §9.4). */
 export interface IdleTaskOptionsInput {
   /** Hours between runs, counted from the start of the last run; 1/60 (a minute) to 8760. */
   intervalHours: number;
@@ -282,13 +282,13 @@ export interface IdleTaskContext {
 
 export type IdleTaskFn = (context: IdleTaskContext) => unknown;
 
-/** `ctx.sideQuestion`'s options (SPEC §7.3). */
+/** `ctx.sideQuestion`'s options (docs/contract.md §7.3). */
 export interface SideQuestionOptions {
   /** Seconds for the whole call: default 15, capped at 60. */
   timeout?: number;
 }
 
-/** What a `ctx.registerRpc` handler learns about its call (SPEC §8). */
+/** What a `ctx.registerRpc` handler learns about its call (docs/contract.md §8). */
 export interface RpcContext {
   /** The session the calling page is shown with (`params.session_id`); null for a script's call. */
   sessionId: string | null;
@@ -311,20 +311,20 @@ export interface PluginContext {
   registerHook<H extends HookName>(name: H, handler: HookHandler<H>): void;
   registerTool(spec: ToolSpec): void;
   /**
-   * An auxiliary model slot the user can pin in Settings → Models → Auxiliary (SPEC §6.3). The key
+   * An auxiliary model slot the user can pin in Settings → Models → Auxiliary (docs/contract.md §6.3). The key
    * matches `^[a-z][a-z0-9_]{0,63}$`; built-in keys and another plugin's keys are refused;
    * registering again replaces this plugin's entry. Call it with `ctx.llm` `task: key`.
    */
   registerAuxiliaryTask(key: string, spec: AuxiliaryTaskSpec): void;
   /**
    * Runs `fn` in this worker when the app has been idle `minIdleHours` and `intervalHours` passed
-   * since the last run (SPEC §9.4); one run at a time, each within 10 minutes. A throw is recorded
+   * since the last run (docs/contract.md §9.4); one run at a time, each within 10 minutes. A throw is recorded
    * as `last_status: "error"`, a missed deadline as `"timeout"` (in `plugin-data/<id>/idle-tasks.json`).
    * `name` is 1 to 64 letters, digits, `_` or `-`; registering a name again replaces it.
    */
   registerIdleTask(name: string, fn: IdleTaskFn, options: IdleTaskOptionsInput): void;
   /**
-   * Starts a turn in a chat with `text` as its message, marked as coming from this plugin (SPEC
+   * Starts a turn in a chat with `text` as its message, marked as coming from this plugin (docs/contract.md
    * §9.3). Resolves true when the chat took it, false when no chat has that id (any more). The
    * turn first waits up to 120 s for the chat's background work (forks, the memory review), then
    * cancels what still runs; a person's message ends that wait at once. Rejects with
@@ -332,14 +332,14 @@ export interface PluginContext {
    */
   injectMessage(sessionId: string, text: string): Promise<boolean>;
   /**
-   * A background copy of the session's agent after a turn (SPEC §7.4; needs `llm.session_fork`).
+   * A background copy of the session's agent after a turn (docs/contract.md §7.4; needs `llm.session_fork`).
    * `token` is `post_llm_call`'s `sideQuestionToken`. Null when nothing was started: no grant, a
    * bad, expired or spent token, a tool that is not this plugin's own (these three keep the token),
    * or one of its tools the session does not offer, a task that is not its own (these spend it).
    */
   forkSession(token: string | null, prompt: string, options?: ForkOptions): Promise<ForkHandle | null>;
   /**
-   * A method the plugin's pages (and scripts) call as `plugin.<id>.<method>` (SPEC §8). `method` is
+   * A method the plugin's pages (and scripts) call as `plugin.<id>.<method>` (docs/contract.md §8). `method` is
    * dot-separated segments of `[A-Za-z0-9_-]`, at most 128 characters; registering again replaces it.
    * For model calls answer at once (e.g. `{job}`) and deliver the result with `emitToSession`.
    */
@@ -351,7 +351,7 @@ export interface PluginContext {
   emitToSession(sessionId: string, event: string, payload: { [key: string]: JsonValue }): void;
   hasCapability(id: CapabilityId | string): boolean;
   /**
-   * Asks the session's own agent one question after a turn (SPEC §7.3; needs `llm.side_question`):
+   * Asks the session's own agent one question after a turn (docs/contract.md §7.3; needs `llm.side_question`):
    * `token` is `post_llm_call`'s `sideQuestionToken`. Resolves to the reply text, or null when
    * refused (no grant, a bad, expired or spent token) or failed (model changed since the turn,
    * timeout, provider error, empty reply). The first call with a valid token spends it for every
@@ -365,7 +365,7 @@ export interface PluginContext {
   readonly log: PluginLog;
 }
 
-// ---------------------------------------------------------------- ctx.forkSession (SPEC §7.4)
+// ---------------------------------------------------------------- ctx.forkSession (docs/contract.md §7.4)
 
 /** How a fork ended; `running` until it does. */
 export type ForkOutcome =

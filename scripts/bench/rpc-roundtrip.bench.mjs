@@ -1,4 +1,4 @@
-// rpc_roundtrip (SPEC §12): a plugin page's `hermesPlugin.request` in Chromium → the app's bridge
+// rpc_roundtrip (docs/contract.md §12): a plugin page's `hermesPlugin.request` in Chromium → the app's bridge
 // (postMessage) → the web host over its real WebSocket → the plugin's handler in its worker → back
 // to the page, p50 and p99 over 2,000 calls; vs a bare WebSocket echo (a page on a plain `ws`
 // server) in the same browser on the same machine. Both measured in the page with performance.now.

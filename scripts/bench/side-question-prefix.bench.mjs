@@ -1,4 +1,4 @@
-// side_question_prefix (SPEC §7.3, §12): how much of each turn's request body reaches the provider
+// side_question_prefix (docs/contract.md §7.3, §12): how much of each turn's request body reaches the provider
 // again, byte for byte, in the side question that follows it. A real host (the built tree) runs
 // person turns on a loopback OpenAI-compatible server that records raw request bodies; a granted
 // plugin asks a side question after each reply. The turn's body counts as kept when the side

@@ -125,7 +125,7 @@ export function renderReference(): string {
     "### `plugin.<id>.<method>`",
     "",
     "- params: the plugin's own JSON object, plus `session_id` (the session its page is shown with)",
-    "- result: the handler's JSON value (`ctx.registerRpc`, SPEC §8)",
+    "- result: the handler's JSON value (`ctx.registerRpc`, docs/contract.md §8)",
     "- reasons: `plugin_not_found` (unknown or disabled plugin), `method_not_found`, `invalid_params`,",
     "  `plugin_rpc_failed` (the handler threw or answered something that is not JSON), `plugin_timeout`",
     "  (60 s), `plugin_unresponsive`, `plugin_busy` (too many calls of that plugin in flight)",

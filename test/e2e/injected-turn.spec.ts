@@ -1,5 +1,5 @@
 /**
- * A plugin's injected turn in the chat (SPEC §9.3), against the real web host: the message shows
+ * A plugin's injected turn in the chat (docs/contract.md §9.3), against the real web host: the message shows
  * as from the plugin; while the turn waits for the chat's background work (here the memory
  * review, held up at the fake provider) the transcript says so, and a message the person types
  * ends the wait at once: the injected turn answers, then the person's message.

@@ -1,5 +1,5 @@
 /**
- * The consent screen and side questions end to end (SPEC §7.2, §7.3) in Chromium against the real
+ * The consent screen and side questions end to end (docs/contract.md §7.2, §7.3) in Chromium against the real
  * web host: enabling the bundled `next-prompt` shows the consent screen at once; after Decline a
  * reply brings no chip (and no side question reaches the provider); after Grant the suggestion
  * shows as a chip above the message box and a click fills the box; after a revoke in Settings →

@@ -1,5 +1,5 @@
 /**
- * Plugin pages (SPEC §8) in a real Chromium against web mode: the bundled chart-writer page round
+ * Plugin pages (docs/contract.md §8) in a real Chromium against web mode: the bundled chart-writer page round
  * trip (page → host → plugin worker → model → session event → page) draws an SVG chart; a page
  * in its sandboxed frame cannot call another plugin's method, nor reach the app's window, its
  * token, storage or `/rpc`.

@@ -1,5 +1,5 @@
 /**
- * The app's half of a plugin page's bridge (SPEC §8): only messages from that frame's own window
+ * The app's half of a plugin page's bridge (docs/contract.md §8): only messages from that frame's own window
  * (an opaque origin) are read; only the page's own plugin's methods go through, with the session
  * the page is shown with; only that plugin's events for that session come back.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The consent screen (SPEC §7.2) on the whole app: shown at once on `plugin.consent_required`
+ * The consent screen (docs/contract.md §7.2) on the whole app: shown at once on `plugin.consent_required`
  * and for enabled plugins still pending, with the exact §7.1 text; Decline has the focus, Escape
  * and closing decline; Grant grants what is pending. Revoke in Settings → Plugins. The
  * next-prompt chip fills the message box.

@@ -1,5 +1,5 @@
 /**
- * The shape of `config.yaml` (SPEC §3): TypeScript types, the JSON Schema (draft-07, ajv 8) and
+ * The shape of `config.yaml` (docs/contract.md §3): TypeScript types, the JSON Schema (draft-07, ajv 8) and
  * the defaults. Key names are public and follow the Hermes Agent, hence snake_case.
  */
 
@@ -29,7 +29,7 @@ export interface ProviderConfig {
   key_env?: string;
   /** Names of extra auth profiles (vault account `<provider>:<profile>`), §4. */
   profiles?: string[];
-  /** What the app can't learn from the provider, per model id (SPEC §3, §9.1). */
+  /** What the app can't learn from the provider, per model id (docs/contract.md §3, §9.1). */
   models?: Record<string, ModelSettings>;
 }
 
@@ -105,7 +105,7 @@ export interface PluginEntryDocument {
   llm?: Partial<PluginLlmPolicy>;
   granted_capabilities?: string[];
   capabilities_consent?: CapabilitiesConsent;
-  /** SPEC §5.4: no `daily_tokens` = no budget; `heap_mb` defaults to 256. */
+  /** docs/contract.md §5.4: no `daily_tokens` = no budget; `heap_mb` defaults to 256. */
   limits?: PluginLimits;
 }
 
@@ -205,7 +205,7 @@ const pluginEntry = {
       additionalProperties: false,
       properties: {
         allow_provider_override: { type: "boolean" },
-        // "*" = any; matched case-insensitively, so any case is accepted (SPEC §6.6).
+        // "*" = any; matched case-insensitively, so any case is accepted (docs/contract.md §6.6).
         allowed_providers: stringList({
           type: "string",
           pattern: "^(\\*|[A-Za-z0-9][A-Za-z0-9_-]{0,63})$",

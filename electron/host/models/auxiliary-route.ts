@@ -1,5 +1,5 @@
 /**
- * The route an auxiliary slot runs on (SPEC §6.4), worked out from the settings and the slot
+ * The route an auxiliary slot runs on (docs/contract.md §6.4), worked out from the settings and the slot
  * registry on every call — nothing is cached, so a config edit applies to the next request.
  *
  * 1. The user's pin wins as a whole route. 2. Else a slot with a base takes the base's route;
@@ -25,7 +25,7 @@ export class UnknownAuxiliaryTaskError extends Error {
 export const followsMain = (provider: string | undefined): boolean =>
   !provider || provider === "auto" || provider === "main";
 
-/** A block with a non-auto provider, a model or a base_url names a route (SPEC §6.4). */
+/** A block with a non-auto provider, a model or a base_url names a route (docs/contract.md §6.4). */
 export function isPinned(block: AuxiliaryTaskConfig | undefined): boolean {
   return !!block && (!followsMain(block.provider) || !!block.model || !!block.base_url);
 }
@@ -154,7 +154,7 @@ function resolveInner(
   return { source: "main", choice: mainChoice(settings), chain: [task], nonRoute, notice };
 }
 
-/** SPEC §6.4 for one slot. Throws UnknownAuxiliaryTaskError for a key no registry entry has. */
+/** docs/contract.md §6.4 for one slot. Throws UnknownAuxiliaryTaskError for a key no registry entry has. */
 export function resolveSlot(
   task: string,
   settings: Settings,

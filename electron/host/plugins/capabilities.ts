@@ -1,5 +1,5 @@
 /**
- * The capability registry (SPEC §7.1) and how a grant is read: at each use, never cached, from the
+ * The capability registry (docs/contract.md §7.1) and how a grant is read: at each use, never cached, from the
  * raw config document, where anything unreadable reads as not granted (§7.2).
  *
  * - `llm.side_question` / `llm.session_fork` gate `ctx.sideQuestion` / `ctx.forkSession`: held when
@@ -19,7 +19,7 @@ export const CAPABILITY_IDS: readonly CapabilityId[] = [
   "llm.task_override",
 ];
 
-/** The consent screen's text for each capability, exactly as SPEC §7.1 words it. */
+/** The consent screen's text for each capability, exactly as docs/contract.md §7.1 words it. */
 export const CAPABILITY_TEXT: Readonly<Record<CapabilityId, string>> = {
   "llm.side_question":
     "Ask your agent a short question after each turn. It sees the whole session, including memory, and spends your main model's tokens.",
@@ -96,7 +96,7 @@ export function effectiveLlmPolicy(
   return policy;
 }
 
-/** sha256 of the sorted declared ids joined by newlines (SPEC §7.2). */
+/** sha256 of the sorted declared ids joined by newlines (docs/contract.md §7.2). */
 export function capabilitiesHash(declared: readonly string[]): string {
   return createHash("sha256")
     .update([...declared].sort().join("\n"))

@@ -1,5 +1,5 @@
 /**
- * `ctx.injectMessage(sessionId, text)` arguments (SPEC §9.3), checked on both sides of the
+ * `ctx.injectMessage(sessionId, text)` arguments (docs/contract.md §9.3), checked on both sides of the
  * boundary. Bad arguments are the plugin's mistake and reject with a message that says what to
  * fix; a chat that does not exist (any more) is no mistake — chats are deleted at any time — and
  * answers false.

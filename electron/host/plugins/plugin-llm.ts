@@ -1,6 +1,6 @@
 /**
- * `ctx.llm` (SPEC §6.6): a plugin's model calls, on the user's route, behind the trust gate.
- * Every call is audited (SPEC §6.7), refused ones too; usage is billed to the session the call
+ * `ctx.llm` (docs/contract.md §6.6): a plugin's model calls, on the user's route, behind the trust gate.
+ * Every call is audited (docs/contract.md §6.7), refused ones too; usage is billed to the session the call
  * names as `plugin_llm:<id>`. Keys stay in the engine: nothing here hands one to the plugin.
  */
 import { effectiveLlmPolicy } from "./capabilities.js";
@@ -41,11 +41,11 @@ export interface PluginLlmDeps {
   log: AgentLog;
   /** Records usage on a chat session; failures are logged, never raised to the plugin. */
   billUsage?: BillUsage;
-  /** The slot registry: which slots exist, who owns them, and how they resolve (SPEC §6.3, §6.4). */
+  /** The slot registry: which slots exist, who owns them, and how they resolve (docs/contract.md §6.3, §6.4). */
   slots: AuxiliaryTaskRegistry;
-  /** `pre_auxiliary_call` / `post_auxiliary_call` fire around calls on a slot (SPEC §5.3). */
+  /** `pre_auxiliary_call` / `post_auxiliary_call` fire around calls on a slot (docs/contract.md §5.3). */
   hooks?: Pick<HookRegistry, "fire">;
-  /** Daily token budgets (SPEC §5.4): checked before a call, charged after it. */
+  /** Daily token budgets (docs/contract.md §5.4): checked before a call, charged after it. */
   budget?: Pick<PluginBudgets, "check" | "spend">;
 }
 const MAX_CACHED_SCHEMAS = 64;
@@ -160,7 +160,7 @@ export class PluginLlmService {
     return validate;
   }
 
-  /** Not JSON: text. JSON that breaks the schema: PluginLlmSchemaError (SPEC §6.6). */
+  /** Not JSON: text. JSON that breaks the schema: PluginLlmSchemaError (docs/contract.md §6.6). */
   private readJsonReply(
     text: string,
     validate: ValidateFunction | null,
@@ -182,12 +182,12 @@ export class PluginLlmService {
    * The route the gate allowed: the slot's route for a built-in task, else the main model, with
    * the provider and model overrides on top. The user's fallback chain belongs to the main
    * provider, so it applies only there, and never to a provider or profile the plugin picked:
-   * then the result's provider is always the one the plugin asked for (SPEC §6.6 attribution).
+   * then the result's provider is always the one the plugin asked for (docs/contract.md §6.6 attribution).
    */
-  /** The slot a call runs on: the gated `task`, or `vision` for image input (SPEC §6.6). */
+  /** The slot a call runs on: the gated `task`, or `vision` for image input (docs/contract.md §6.6). */
   private slotFor(settings: Settings, decision: GateDecision, hasImages: boolean): string | null {
     if (decision.task) return decision.task;
-    // Image input with a text-only main model goes to the vision slot (SPEC §6.6), unless the
+    // Image input with a text-only main model goes to the vision slot (docs/contract.md §6.6), unless the
     // plugin chose its own route; an unpinned vision slot resolves to the main model anyway.
     const { provider, model } = settings.model;
     const toVision =
@@ -235,9 +235,9 @@ export class PluginLlmService {
       this.deps.budget?.check(pluginId);
       checkShaping(params);
       const shaped = shape();
-      // One read of config.yaml per call: policies are never cached across edits (SPEC §2).
+      // One read of config.yaml per call: policies are never cached across edits (docs/contract.md §2).
       const { settings, document } = this.deps.settings.view();
-      // The legacy flags, each also opened by its override capability (SPEC §7.1).
+      // The legacy flags, each also opened by its override capability (docs/contract.md §7.1).
       const policy = effectiveLlmPolicy(document.plugins?.entries?.[pluginId]);
       const decision = checkLlmTrust(pluginId, params, policy, settings, (id, task) =>
         this.deps.slots.owns(id, task),

@@ -1,6 +1,6 @@
 /**
- * The plugin runtime's owner: discovery, statuses and enable/disable at once (SPEC §5.1), and
- * each plugin's worker in the plugin host (SPEC §5.4): started with its heap cap, registered
+ * The plugin runtime's owner: discovery, statuses and enable/disable at once (docs/contract.md §5.1), and
+ * each plugin's worker in the plugin host (docs/contract.md §5.4): started with its heap cap, registered
  * within 10 s, watched by heartbeats, restarted alone after a crash (3 in 5 minutes: stopped until
  * `plugins.restart`). Disabling stops the worker and removes what it registered from every registry.
  */
@@ -72,11 +72,11 @@ export interface PluginManagerOptions {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
-  /** Auxiliary slots plugins register (SPEC §6.3); a plugin's leave when it is disabled. */
+  /** Auxiliary slots plugins register (docs/contract.md §6.3); a plugin's leave when it is disabled. */
   slots: AuxiliaryTaskRegistry;
-  /** Idle tasks (SPEC §9.4): a plugin's leave when it is disabled or stops. */
+  /** Idle tasks (docs/contract.md §9.4): a plugin's leave when it is disabled or stops. */
   idleTasks?: Pick<IdleTaskScheduler, "register" | "removePlugin">;
-  /** A plugin's injected message (SPEC §9.3); false when the chat does not exist. */
+  /** A plugin's injected message (docs/contract.md §9.3); false when the chat does not exist. */
   injectMessage?(pluginId: string, sessionId: string, text: string): boolean;
   llm: PluginLlmService;
   budgets: PluginBudgets;
@@ -88,20 +88,20 @@ export interface PluginManagerOptions {
   /** Delay before the first restart after a crash; doubles with each crash in the window. */
   restartBackoffMs?: number;
   deadlines?: Partial<CallDeadlines>;
-  /** `ctx.sideQuestion` (SPEC §7.3); absent = every side question answers null. */
+  /** `ctx.sideQuestion` (docs/contract.md §7.3); absent = every side question answers null. */
   sideQuestions?: SideQuestions;
-  /** `plugin.<id>.<method>` handlers (SPEC §8); the manager makes its own when absent. */
+  /** `plugin.<id>.<method>` handlers (docs/contract.md §8); the manager makes its own when absent. */
   rpc?: PluginRpcRegistry;
   /** Where `ctx.emitToSession` events go (the host's event hub). */
   emitPluginEvent?: PluginEventSink;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
   /**
-   * An enabled plugin has capabilities awaiting consent (SPEC §7.2): told when it is enabled,
+   * An enabled plugin has capabilities awaiting consent (docs/contract.md §7.2): told when it is enabled,
    * when an update declares new ones, and at start (the host emits `plugin.consent_required`).
    */
   onConsentRequired?: (id: string, pendingCapabilities: string[]) => void;
-  /** `ctx.forkSession`'s host half (SPEC §7.4). */
+  /** `ctx.forkSession`'s host half (docs/contract.md §7.4). */
   forks?: PluginForks;
 }
 
@@ -122,7 +122,7 @@ export class PluginManager {
     this.rpc = options.rpc ?? new PluginRpcRegistry();
   }
 
-  /** The folders a loaded plugin's pages are served from (SPEC §8); null when it has none. */
+  /** The folders a loaded plugin's pages are served from (docs/contract.md §8); null when it has none. */
   pageSite(id: string): PageSite | null {
     const record = this.records.get(id);
     if (record?.status !== "loaded" || record.found.kind !== "valid") return null;
@@ -174,7 +174,7 @@ export class PluginManager {
     return isCapabilityGranted(capability, record.found.manifest.capabilities, this.entry(id));
   }
 
-  /** Whether any loaded plugin holds one of the capabilities (SPEC §7.3: is a token worth issuing). */
+  /** Whether any loaded plugin holds one of the capabilities (docs/contract.md §7.3: is a token worth issuing). */
   anyHolds(capabilities: readonly CapabilityId[]): boolean {
     return [...this.records.keys()].some((id) => capabilities.some((c) => this.holds(id, c)));
   }

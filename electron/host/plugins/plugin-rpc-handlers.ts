@@ -1,4 +1,4 @@
-/** The `plugins.*` RPC handlers (SPEC §11) over the PluginManager. */
+/** The `plugins.*` RPC handlers (docs/contract.md §11) over the PluginManager. */
 import { mkdirSync } from "node:fs";
 import type { Handler } from "../rpc/router.js";
 import type { ConsentService } from "./capabilities/consent-service.js";

@@ -1,5 +1,5 @@
 /**
- * Stable error reasons carried in `error.data.reason` (SPEC §11). Clients branch on these,
+ * Stable error reasons carried in `error.data.reason` (docs/contract.md §11). Clients branch on these,
  * never on message text.
  */
 export type ErrorReason =
@@ -16,7 +16,7 @@ export type ErrorReason =
   | "config_unreadable"
   | "plugin_not_found"
   | "plugin_rpc_failed"
-  // Plugin RPC (SPEC §8, §5.4): no answer within the deadline, the worker died, too many calls
+  // Plugin RPC (docs/contract.md §8, §5.4): no answer within the deadline, the worker died, too many calls
   // in flight for that plugin, or a page calling another plugin's method.
   | "plugin_timeout"
   | "plugin_unresponsive"

@@ -33,7 +33,7 @@ export interface AppEventPayloads {
   "plugins.changed": Empty;
   /** Something `host.info` reports changed (e.g. the keychain turned out to be unavailable). */
   "host.changed": Empty;
-  /** An enabled plugin declares capabilities the user has not answered for (SPEC §7.2). */
+  /** An enabled plugin declares capabilities the user has not answered for (docs/contract.md §7.2). */
   "plugin.consent_required": { id: string; pendingCapabilities: string[] };
 }
 

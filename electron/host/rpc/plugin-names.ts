@@ -1,5 +1,5 @@
 /**
- * Plugin RPC and plugin events (SPEC §8, §11) at the contract level: what a plugin method's and a
+ * Plugin RPC and plugin events (docs/contract.md §8, §11) at the contract level: what a plugin method's and a
  * plugin event's name may be, how `plugin.<id>.<method>` splits, and the one rule a page's bridge
  * enforces (a page calls only its own plugin's methods, hears only its own plugin's events for
  * the session it is shown with). Shared by the host, both transports and the renderer.

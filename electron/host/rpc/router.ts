@@ -21,7 +21,7 @@ export type HandlerTable = { [M in MethodName]: Handler<M> };
 /** Maps an error a service threw to the frame the client sees; returns null for unexpected errors. */
 export type ErrorMapper = (err: unknown) => RpcError | null;
 
-/** Answers `plugin.<id>.<method>` (SPEC §8): not in the table, its params are the plugin's own. */
+/** Answers `plugin.<id>.<method>` (docs/contract.md §8): not in the table, its params are the plugin's own. */
 export type PluginCall = (method: string, params: unknown, ctx: CallContext) => Promise<unknown>;
 
 export interface Router {

@@ -1,6 +1,6 @@
 /**
  * The chat's agent loop of one turn, on the shared loop of tool-loop.ts: requests built from the
- * transcript, replies streamed into it, tool results written to it. Steers (SPEC §9.2) enter at
+ * transcript, replies streamed into it, tool results written to it. Steers (docs/contract.md §9.2) enter at
  * each step: just before every request, after the tool results.
  */
 import type { ChatBody } from "../llm/chat-request.js";
@@ -37,7 +37,7 @@ export interface AgentLoopInput {
   takeSteers: () => void;
   /** Writes the person's message still owes (its indexing); run with the first reply's write. */
   settleUser?: () => void;
-  /** `plugin_fork:<id>` when the loop runs inside a fork (SPEC §5.2); absent for chat turns. */
+  /** `plugin_fork:<id>` when the loop runs inside a fork (docs/contract.md §5.2); absent for chat turns. */
   turnOrigin?: string;
 }
 

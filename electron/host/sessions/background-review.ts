@@ -1,5 +1,5 @@
 /**
- * The app's own background review (SPEC §6.2 `background_review`, §7.4's pattern): every
+ * The app's own background review (docs/contract.md §6.2 `background_review`, §7.4's pattern): every
  * `memory.nudge_interval` person turns (0 = off) a run on the `background_review` slot reads the
  * session and proposes additions to the Memory note. The proposal is a notice in the transcript
  * (never sent to the model) that the person accepts or dismisses; accepting appends the lines to
@@ -26,7 +26,7 @@ export interface MemoryProposal {
   state: MemoryProposalState;
 }
 
-/** The review reads at most this share of the review model's context window (SPEC §7.4's bound). */
+/** The review reads at most this share of the review model's context window (docs/contract.md §7.4's bound). */
 const INPUT_SHARE = 0.75;
 const MAX_ADDITIONS = 5;
 const MAX_ADDITION_CHARS = 500;
@@ -79,7 +79,7 @@ export class BackgroundReview {
     return turns.size;
   }
 
-  /** `reviewSignals.memoryReviewDue` of a turn that just finished (SPEC §5.3). */
+  /** `reviewSignals.memoryReviewDue` of a turn that just finished (docs/contract.md §5.3). */
   isDue(sessionId: string, origin: TurnOrigin): boolean {
     const interval = this.deps.settings.get().memory.nudge_interval;
     if (origin !== "person" || interval <= 0) return false;

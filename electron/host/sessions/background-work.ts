@@ -1,5 +1,5 @@
 /**
- * The background work each session runs after a turn (SPEC §7.4, §9.3): plugin forks and the
+ * The background work each session runs after a turn (docs/contract.md §7.4, §9.3): plugin forks and the
  * app's own background review. A person's next turn cancels all of it; an injected turn first
  * waits (bounded) for it to finish. Jobs register themselves with a cancel function and a promise
  * that settles when they are really over, so "cancelled" means "stopped", not "asked to stop".
@@ -81,7 +81,7 @@ export class BackgroundWork {
 
   /**
    * Waits until the session has no background work, at most `timeoutMs`, or until `signal`
-   * aborts (a person's message ends an injected turn's wait at once, SPEC §9.3). Work registered
+   * aborts (a person's message ends an injected turn's wait at once, docs/contract.md §9.3). Work registered
    * while waiting is waited for too.
    */
   waitIdle(sessionId: string, timeoutMs: number, signal?: AbortSignal): Promise<WaitIdleOutcome> {

@@ -1,5 +1,5 @@
 /**
- * Busy input (SPEC §9.2): what a message does when its session already runs a turn.
+ * Busy input (docs/contract.md §9.2): what a message does when its session already runs a turn.
  * - queue: waits, then runs as its own turn, in arrival order;
  * - steer: enters the running turn before its next model request; steers that arrive after the
  *   last step run together as the very next turn (never dropped, never reported queued);
@@ -28,7 +28,7 @@ export interface IncomingMessage {
   mode: BusyInputMode;
   origin: TurnOrigin;
   gatewaySessionKey: string;
-  /** Checked images that go with the message (SPEC §9.1), kept in its meta. */
+  /** Checked images that go with the message (docs/contract.md §9.1), kept in its meta. */
   images?: ImageAttachment[];
 }
 
@@ -46,7 +46,7 @@ interface Running {
   turnId: string;
   abort: AbortController;
   done: Promise<void>;
-  /** A plugin's injected turn waiting for the session's background work (SPEC §9.3). */
+  /** A plugin's injected turn waiting for the session's background work (docs/contract.md §9.3). */
   injectedWait?: InjectedTurnWait;
 }
 
@@ -100,7 +100,7 @@ export class BusyInput {
       return { turnId, disposition: "started" };
     }
     const injectedWait = running.injectedWait?.pending ? running.injectedWait : undefined;
-    // Any message of a person ends an injected turn's wait; another plugin's does not (SPEC §9.3).
+    // Any message of a person ends an injected turn's wait; another plugin's does not (docs/contract.md §9.3).
     if (message.origin === "person") injectedWait?.endForPerson();
     if (injectedWait && message.origin === "person" && message.mode === "interrupt") {
       // The injected turn has asked nothing yet: the redirect goes into it, as a steer does.

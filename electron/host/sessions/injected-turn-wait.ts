@@ -1,5 +1,5 @@
 /**
- * The wait in front of a plugin's injected turn (SPEC §9.3): up to 120 s for the session's
+ * The wait in front of a plugin's injected turn (docs/contract.md §9.3): up to 120 s for the session's
  * background work (forks, the background review) to finish, then what still runs is cancelled.
  * A person's message of any kind ends the wait at once and cancels the background work as a
  * person's turn would; another plugin's message does not. A stop ends the wait too (the turn

@@ -1,6 +1,6 @@
 /**
  * The session handlers of the RPC method table. The calling connection is the session's
- * `gatewaySessionKey` for the hooks a call fires (SPEC §5.3). The service throws its own errors
+ * `gatewaySessionKey` for the hooks a call fires (docs/contract.md §5.3). The service throws its own errors
  * (session-errors.ts, SessionStoreError); `error-mapping.ts` alone turns them into reasons.
  */
 import type { HandlerTable } from "../rpc/router.js";
@@ -60,6 +60,9 @@ export function sessionHandlers(service: SessionService): SessionHandlers {
       service.overrides.setSystemPrompt(sessionId, prompt),
     "memory.review.accept": async ({ sessionId, messageId, additions }) =>
       service.review.accept(sessionId, messageId, additions),
-    "memory.review.dismiss": async ({ sessionId, messageId }) => (service.review.dismiss(sessionId, messageId), {}),
+    "memory.review.dismiss": async ({ sessionId, messageId }) => (
+      service.review.dismiss(sessionId, messageId),
+      {}
+    ),
   };
 }

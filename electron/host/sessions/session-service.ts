@@ -1,5 +1,5 @@
 /**
- * The desktop chat's sessions (SPEC §9.1): create, list, open, rename, delete, search, send, stop,
+ * The desktop chat's sessions (docs/contract.md §9.1): create, list, open, rename, delete, search, send, stop,
  * regenerate, usage. A session freezes the settings it was created with; turns, busy input and
  * titles are delegated to the turn runner, `BusyInput` and the title generator.
  */
@@ -64,7 +64,7 @@ export interface SessionServiceDeps {
   maxIterations?: number;
   /** Forks and the background review per session; created here when not given. */
   backgroundWork?: BackgroundWork;
-  /** Side-question tokens (SPEC §7.3), handed to the turn runner. */
+  /** Side-question tokens (docs/contract.md §7.3), handed to the turn runner. */
   leases?: SideQuestionLeases;
 }
 
@@ -82,7 +82,7 @@ export class SessionService {
   readonly edits: MessageEdits;
   /** Export and import of chats. */
   readonly files: ChatFiles;
-  /** Each session's forks and background review (SPEC §7.4, §9.3). */
+  /** Each session's forks and background review (docs/contract.md §7.4, §9.3). */
   readonly backgroundWork: BackgroundWork;
   /** The app's own memory review and its proposals (accept, dismiss). */
   readonly review: BackgroundReview;
@@ -90,7 +90,7 @@ export class SessionService {
   private readonly store: () => SessionStore;
   /**
    * The connection that last created or wrote to each session: the `gatewaySessionKey` of turns a
-   * plugin injects (SPEC §5.3: the key of the window that owns the session).
+   * plugin injects (docs/contract.md §5.3: the key of the window that owns the session).
    */
   private readonly owners = new Map<string, string>();
   /** Sessions as turns need them (id and frozen snapshot, which never change), kept across turns. */
@@ -255,7 +255,7 @@ export class SessionService {
   }
 
   /**
-   * A plugin's injected message (SPEC §9.3): a turn of its own, queued behind a running one, that
+   * A plugin's injected message (docs/contract.md §9.3): a turn of its own, queued behind a running one, that
    * first waits for the session's background work (see BusyInput). False when it cannot be taken
    * (empty text, no such session, the store failing; the log says why).
    */
@@ -342,11 +342,11 @@ export class SessionService {
     return this.store().usage(sessionId);
   }
 
-  /** Bills a model call to a session; plugin calls use `plugin_llm:<id>` (SPEC §9.1). */
+  /** Bills a model call to a session; plugin calls use `plugin_llm:<id>` (docs/contract.md §9.1). */
   billUsage(sessionId: string, category: string, usage: Usage): void {
     if (!isUsageCategory(category)) {
       throw new SessionInputError(
-        `"${category}" is not a usage category (SPEC §9.1 lists them, e.g. plugin_llm:<id>).`,
+        `"${category}" is not a usage category (docs/contract.md §9.1 lists them, e.g. plugin_llm:<id>).`,
       );
     }
     this.store().addUsage(sessionId, usageEntry(category, usage));

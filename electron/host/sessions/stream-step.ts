@@ -1,5 +1,5 @@
 /**
- * One model request of a turn: through the fallback chain (SPEC §6.1: 429/5xx move on, and the
+ * One model request of a turn: through the fallback chain (docs/contract.md §6.1: 429/5xx move on, and the
  * transcript says who answered), streamed into one assistant message, with the turn-scoped
  * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
  * `stopped` (`interrupted` when the host shuts down); a provider error keeps it as `error` with

@@ -1,5 +1,5 @@
 /**
- * The shape of every agent loop (SPEC §9.1, §7.4): ask the model, run the tools it calls, feed the
+ * The shape of every agent loop (docs/contract.md §9.1, §7.4): ask the model, run the tools it calls, feed the
  * results back, and repeat until it answers without tools, is stopped, fails, or reaches the
  * iteration bound. Where messages come from and go to is the driver's: the chat's loop reads and
  * writes the transcript (agent-loop.ts), a fork keeps its conversation in memory and writes

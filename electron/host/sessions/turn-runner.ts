@@ -34,11 +34,11 @@ export interface TurnRunnerDeps {
   compactor?: Compactor;
   imageDescriber?: ImageDescriber;
   maxIterations?: number;
-  /** The session's forks and background review; a person's turn cancels them (SPEC §7.4). */
+  /** The session's forks and background review; a person's turn cancels them (docs/contract.md §7.4). */
   backgroundWork?: BackgroundWork;
   /** The app's own memory review every `memory.nudge_interval` person turns. */
   review?: BackgroundReview;
-  /** Side-question tokens (SPEC §7.3): expired at each turn start, issued after a person turn. */
+  /** Side-question tokens (docs/contract.md §7.3): expired at each turn start, issued after a person turn. */
   leases?: SideQuestionLeases;
 }
 
@@ -59,7 +59,7 @@ export interface TurnSpec {
   takeSteers: () => void;
   /**
    * Runs after the turn was announced and before its first request: an injected turn waits here
-   * for the session's background work (SPEC §9.3).
+   * for the session's background work (docs/contract.md §9.3).
    */
   beforeRun?: () => Promise<void>;
 }
@@ -151,7 +151,7 @@ export class TurnRunner {
               sessionId,
               turnId,
               gatewaySessionKey,
-              // Injected turns are unattended: nobody waits on them (SPEC §7.3).
+              // Injected turns are unattended: nobody waits on them (docs/contract.md §7.3).
               attended: spec.origin === "person",
               request: result.request,
               turnRoute: routeIdentity(primary),

@@ -17,7 +17,7 @@ export type Unsubscribe = () => void;
 export interface HermesClient {
   call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
   onEvent(listener: (event: HostEvent) => void): Unsubscribe;
-  /** `plugin.<id>.<method>` (SPEC §8): not in the method table, so untyped; for plugin pages. */
+  /** `plugin.<id>.<method>` (docs/contract.md §8): not in the method table, so untyped; for plugin pages. */
   callPlugin(method: string, params: Record<string, unknown>): Promise<unknown>;
   /** `plugin.<id>.<event>` session events, for the plugin pages showing that session. */
   onPluginEvent(listener: (event: PluginEvent) => void): Unsubscribe;

@@ -2,7 +2,7 @@
  * A message the person sent: its text, what busy input did with it, Copy and Edit message. An
  * edited message shows which version it is (‹ 1 / 2 ›) and moves between versions; editing
  * opens the text in place, and Resend sends it as a new version (the turns after it are replaced).
- * A message a plugin injected (SPEC §9.3) is named as from that plugin and cannot be edited; while
+ * A message a plugin injected (docs/contract.md §9.3) is named as from that plugin and cannot be edited; while
  * its turn waits for the chat's background work, it says so.
  */
 import { ChevronLeft, ChevronRight, Hourglass, Pencil, Puzzle } from "lucide-react";
@@ -98,7 +98,7 @@ export const UserMessage = memo(function UserMessage({
   );
 });
 
-/** The plugin that sent this message (SPEC §9.3: an injected turn), or null for the person's own. */
+/** The plugin that sent this message (docs/contract.md §9.3: an injected turn), or null for the person's own. */
 function fromPlugin(message: ChatMessage): string | null {
   const origin = message.meta?.origin;
   return typeof origin === "string" && origin.startsWith("plugin:") ? origin.slice("plugin:".length) : null;

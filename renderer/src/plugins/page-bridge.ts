@@ -1,5 +1,5 @@
 /**
- * The app's half of a plugin page's bridge (SPEC §8). The page (a sandboxed frame, opaque origin)
+ * The app's half of a plugin page's bridge (docs/contract.md §8). The page (a sandboxed frame, opaque origin)
  * posts requests to the app; this checks the sender of every message (that frame's window, an
  * opaque origin), lets through only the page's own plugin's methods, stamps the session the page
  * is shown with into the params, and relays back only its own plugin's events for that session.

@@ -1,5 +1,5 @@
 /**
- * A plugin's page (SPEC §8) in a sandboxed frame: `sandbox="allow-scripts"` without
+ * A plugin's page (docs/contract.md §8) in a sandboxed frame: `sandbox="allow-scripts"` without
  * `allow-same-origin`, so the page has an opaque origin (no access to the app's window, storage,
  * token or cookies) and talks to its backend only through the bridge. It is shown with the open
  * chat's session; with none open, a new chat is made for it.

@@ -1,5 +1,5 @@
 /**
- * The plugin pages in the app's navigation (SPEC §8): each loaded plugin's pages, grouped under
+ * The plugin pages in the app's navigation (docs/contract.md §8): each loaded plugin's pages, grouped under
  * the plugin's name. The collapsed rail shows one icon per page, named "<plugin>: <page>".
  */
 import { Puzzle } from "lucide-react";

@@ -25,7 +25,7 @@ export interface AppStores {
   navigation: StoreApi<NavigationState>;
   plugins: StoreApi<PluginsState>;
   chat: ChatStores;
-  /** Relays one plugin page frame's bridge (SPEC §8); returns the function that stops it. */
+  /** Relays one plugin page frame's bridge (docs/contract.md §8); returns the function that stops it. */
   connectPageFrame(frame: HTMLIFrameElement, scope: PageScope): () => void;
   /** The `action-items` plugin's items of the open chat (its card under the transcript). */
   actionItems: StoreApi<ActionItemsState>;

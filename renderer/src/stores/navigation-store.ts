@@ -6,7 +6,7 @@ export type SettingsSection = "providers" | "models" | "chat" | "memory" | "appe
 export type Screen =
   | { name: "chat" }
   | { name: "settings"; section: SettingsSection }
-  /** A plugin's page (SPEC §8), shown with the open chat's session. */
+  /** A plugin's page (docs/contract.md §8), shown with the open chat's session. */
   | { name: "plugin-page"; pluginId: string; pageId: string };
 
 export type ProviderDialog = { mode: "closed" } | { mode: "add" } | { mode: "edit"; providerId: string };

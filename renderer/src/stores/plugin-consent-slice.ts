@@ -1,5 +1,5 @@
 /**
- * Consent for plugin capabilities (SPEC §7.2): the plugins whose consent screen is due, in order
+ * Consent for plugin capabilities (docs/contract.md §7.2): the plugins whose consent screen is due, in order
  * (from `plugin.consent_required`, and from the list for enabled plugins still pending, e.g. at
  * start), the answer to the first one, and revokes from Settings → Plugins.
  */

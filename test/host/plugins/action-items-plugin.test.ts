@@ -118,7 +118,7 @@ describe("action-items on a real host", () => {
     const usage = (await rig.ok("session.usage", { sessionId })).rows.map((r: any) => r.category);
     expect(usage).toContain("plugin_fork:action-items");
 
-    // Its RPC methods and session event (SPEC §8): what the card and the page read.
+    // Its RPC methods and session event (docs/contract.md §8): what the card and the page read.
     const changed = () => rig.events("plugin.action-items.items.changed", sessionId);
     expect(changed()).toEqual([{ sessionId }, { sessionId }]);
     const listed = await rig.ok("plugin.action-items.items.list", { session_id: sessionId });

@@ -1,5 +1,5 @@
 /**
- * The capability registry and consent storage (SPEC §7.1, §7.2) as pure rules: the consent hash,
+ * The capability registry and consent storage (docs/contract.md §7.1, §7.2) as pure rules: the consent hash,
  * what is pending (only new ones after an update), corrupt grants reading as not granted, the
  * override capabilities mirroring the legacy `llm.allow_*` flags, and how answers are written.
  */
@@ -96,7 +96,7 @@ describe("reading grants", () => {
     });
   });
 
-  it("has the exact consent-screen text of SPEC §7.1", () => {
+  it("has the exact consent-screen text of docs/contract.md §7.1", () => {
     expect(CAPABILITY_TEXT[sq]).toBe(
       "Ask your agent a short question after each turn. It sees the whole session, including memory, and spends your main model's tokens.",
     );

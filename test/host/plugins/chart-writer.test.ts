@@ -1,5 +1,5 @@
 /**
- * The bundled chart-writer backend (SPEC §8's documented pattern) through a real host and its
+ * The bundled chart-writer backend (docs/contract.md §8's documented pattern) through a real host and its
  * worker: `chart.suggest` answers `{job}` at once, runs the model on the plugin's own
  * `chart_writer` slot with the text redacted (force) and delivers `chart.written` with the same job
  * and the chart, or an error in plain words; a fifth job while four run is refused as busy.

@@ -1,5 +1,5 @@
 /**
- * Idle tasks wired into the real host (SPEC §9.4): the activity they wait on follows the chat's
+ * Idle tasks wired into the real host (docs/contract.md §9.4): the activity they wait on follows the chat's
  * turns and a person's messages through the event hub, a plugin's registerIdleTask reaches the
  * host's scheduler and runs, and a closing host starts no run.
  */

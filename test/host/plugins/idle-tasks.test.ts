@@ -1,5 +1,5 @@
 /**
- * Idle tasks (SPEC §9.4) with real plugin workers and an injected clock for the scheduler: idle
+ * Idle tasks (docs/contract.md §9.4) with real plugin workers and an injected clock for the scheduler: idle
  * detection, intervals, `defer`/`now`, one run at a time, errors and deadlines recorded, no new run
  * once stopping, claims taken over after a crash, state kept across restarts, tasks leaving with
  * their plugin, and every bad argument refused with a message that says what to fix.
@@ -163,7 +163,7 @@ describe("when an idle task runs", () => {
     await s.scheduler.settled();
     const runs = await s.runs();
     expect(runs).toHaveLength(2);
-    // fn gets no side-question token (SPEC §9.4), and what the previous run did.
+    // fn gets no side-question token (docs/contract.md §9.4), and what the previous run did.
     expect(runs[0]).toMatchObject({
       task: "prune",
       lastRun: null,

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results and event payloads are read as plain JSON here. */
 /**
- * `ctx.injectMessage` from a real plugin worker (SPEC §9.3, §5.2): accepted → true and a turn
+ * `ctx.injectMessage` from a real plugin worker (docs/contract.md §9.3, §5.2): accepted → true and a turn
  * marked `plugin:<id>`; a chat that does not exist → false; bad arguments rejected with what to
  * fix; the injected turn gives its tools no `turnOrigin` and its `post_llm_call` no side-question
  * token (it is unattended), where a person's turn gets one.

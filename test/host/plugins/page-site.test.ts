@@ -1,5 +1,5 @@
 /**
- * Plugin page files (SPEC §8) as both transports serve them: only the declared pages' folders, no
+ * Plugin page files (docs/contract.md §8) as both transports serve them: only the declared pages' folders, no
  * dotfiles, `..` or symlinks out, the bridge injected first in the head, and a CSP that sandboxes
  * the document, allows only the plugin's own folder and no connections. Plus the contract's
  * page rules: which method a page may call, and the frame source of a page URL.

@@ -68,7 +68,7 @@ export interface ManagerOptions {
   deadlines?: Partial<CallDeadlines>;
   /** Budgets read this clock's local day (the manager's clock by default). */
   budgetClock?: Clock;
-  /** Where registerIdleTask goes (SPEC §9.4). */
+  /** Where registerIdleTask goes (docs/contract.md §9.4). */
   idleTasks?: IdleTaskScheduler;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Plugin RPC (SPEC §8, §5.4) through a real host: `plugin.<id>.<method>` dispatched into the
+ * Plugin RPC (docs/contract.md §8, §5.4) through a real host: `plugin.<id>.<method>` dispatched into the
  * plugin's worker, every reason (plugin_rpc_failed, plugin_not_found, method_not_found,
  * plugin_timeout, plugin_busy, invalid_params), name and payload validation, the per-plugin
  * concurrency bound, session events, and a hung handler not holding up the same connection's stop.

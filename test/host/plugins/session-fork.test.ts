@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies and plugin answers are read as plain JSON here. */
 /**
- * `ctx.forkSession` end to end (SPEC §7.4): a real host, real plugin workers (test fixtures
+ * `ctx.forkSession` end to end (docs/contract.md §7.4): a real host, real plugin workers (test fixtures
  * `forker` and `other-tools`), the fake provider's recorded requests. Every outcome, the token
  * rules of the tool allowlist, the byte-for-byte replay of the turn's request, `turnOrigin` on the
  * fork's tool calls, usage and hooks, and nothing written to the transcript.

@@ -1,5 +1,5 @@
 /**
- * Every rule of the side-question lease (SPEC §7.3) with an injected clock: one token per person
+ * Every rule of the side-question lease (docs/contract.md §7.3) with an injected clock: one token per person
  * turn when a holder is loaded, shared, spent by the first call that holds the capability, not by
  * one that does not, 60 s expiry, expiry at the session's next turn, and refusals of expired,
  * spent, foreign, forged and malformed tokens. The turn's request is kept frozen for the replay.

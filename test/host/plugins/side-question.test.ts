@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results and hook payloads are read as plain JSON here. */
 /**
- * Side questions end to end in a real host (SPEC §7.2, §7.3, §5.3): real plugins in their
+ * Side questions end to end in a real host (docs/contract.md §7.2, §7.3, §5.3): real plugins in their
  * workers, real chat turns against the fake provider, consent through `plugins.consent` /
  * `plugins.revoke`, and the replay checked byte for byte on the provider's recorded requests.
  */

@@ -242,7 +242,7 @@ describe("the tool gate", () => {
     );
     expect(tool.meta.toolStatus).toBe("blocked");
     expect(tool.content).toMatch(/blocked by plugin 'slow-guard': .*did not answer in time/);
-    // The payload names every key of SPEC §5.3, turnOrigin included (absent outside a fork).
+    // The payload names every key of docs/contract.md §5.3, turnOrigin included (absent outside a fork).
     const payload = fired.find((f) => f.name === "pre_tool_call")!.payload;
     expect(Object.keys(payload).sort()).toEqual([
       "args",

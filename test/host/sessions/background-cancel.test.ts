@@ -35,7 +35,7 @@ describe("background work and turns", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(waited.reasons).toEqual([]);
     expect(rig.host.sessions.backgroundWork.isBusy(sessionId)).toBe(true);
-    // Up to 120 s, then what still runs is cancelled (SPEC §9.3; injected-turns.test.ts has the rest).
+    // Up to 120 s, then what still runs is cancelled (docs/contract.md §9.3; injected-turns.test.ts has the rest).
     rig.clock.advance(120_000);
     await rig.idle(sessionId);
     expect(waited.reasons).toEqual(["injected_turn_waited"]);

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results and event payloads are read as plain JSON here. */
 /**
- * Injected turns (SPEC §9.3) on the real host with an injected clock: the wait of up to 120 s for
+ * Injected turns (docs/contract.md §9.3) on the real host with an injected clock: the wait of up to 120 s for
  * the session's background work and the cancel after it; a person's queued message, steer and
  * interrupt-mode redirect each end the wait at once and cancel the work as a person's turn does;
  * another plugin's message does not; queued person messages run after the injected turn in

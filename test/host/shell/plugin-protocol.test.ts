@@ -1,4 +1,4 @@
-// The desktop's hermes-plugin:// scheme (SPEC §8), run against a recording stand-in for Electron's
+// The desktop's hermes-plugin:// scheme (docs/contract.md §8), run against a recording stand-in for Electron's
 // `protocol` (the binary can't run here): the handler serves a loaded plugin's page files with the
 // sandboxing CSP, framable only by the app's origin, and refuses everything else.
 import fs from "node:fs";

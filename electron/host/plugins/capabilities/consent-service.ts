@@ -1,5 +1,5 @@
 /**
- * `plugins.consent` and `plugins.revoke` (SPEC §7.2, §11): each answer is checked against what the
+ * `plugins.consent` and `plugins.revoke` (docs/contract.md §7.2, §11): each answer is checked against what the
  * plugin declares now, written atomically through the settings store (whose change listeners push
  * the workers' capability mirrors, so `ctx.hasCapability` follows at once), and audited as one
  * `plugin_consent` / `plugin_revoke` line in `logs/agent.log`.

@@ -1,5 +1,5 @@
 /**
- * The user's answers on the consent screen and revokes in Settings → Plugins (SPEC §7.2), as
+ * The user's answers on the consent screen and revokes in Settings → Plugins (docs/contract.md §7.2), as
  * edits of the config document: `granted_capabilities` (the sorted union of grants, corrupt items
  * dropped) and `capabilities_consent: {hash, granted_at}`. Override capabilities also write their
  * legacy `llm.allow_*` flag. Pure functions over the document: the caller writes it atomically
@@ -21,7 +21,7 @@ export class ConsentInputError extends Error {
   readonly reason = "invalid_params" as const;
 }
 
-/** ISO 8601 to the second, as SPEC §3 shows it (`2026-11-29T10:00:00Z`). */
+/** ISO 8601 to the second, as docs/contract.md §3 shows it (`2026-11-29T10:00:00Z`). */
 export const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 function entryOf(doc: SettingsDocument, pluginId: string) {

@@ -1,5 +1,5 @@
 /**
- * `ctx.forkSession`'s arguments (SPEC §7.4), checked before the token is looked at: a bad one is a
+ * `ctx.forkSession`'s arguments (docs/contract.md §7.4), checked before the token is looked at: a bad one is a
  * mistake in the plugin, so it throws PluginLlmInputError with what to fix and spends nothing.
  */
 import { PluginLlmInputError } from "../llm-errors.js";

@@ -1,5 +1,5 @@
 /**
- * One fork's run (SPEC §7.4) on the shared agent loop (sessions/tool-loop.ts), with a driver that
+ * One fork's run (docs/contract.md §7.4) on the shared agent loop (sessions/tool-loop.ts), with a driver that
  * keeps the conversation in memory: nothing reaches the transcript. Each request goes to one route
  * (no fallback), wrapped in `pre_auxiliary_call`/`post_auxiliary_call` with `auxTask:
  * "plugin_fork"` (never the turn-scoped API hooks), billed as `plugin_fork:<id>` and charged to the

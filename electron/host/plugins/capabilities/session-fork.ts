@@ -1,5 +1,5 @@
 /**
- * `ctx.forkSession` on the host (SPEC §7.4): the checks in their order (which refusals keep the
+ * `ctx.forkSession` on the host (docs/contract.md §7.4): the checks in their order (which refusals keep the
  * turn's token and which spend it), then a background copy of the session's agent registered as
  * the session's background work, so the person's next turn cancels it. The fork replays the
  * turn's request (system prompt, tools, messages, model) byte for byte, continues it with the
@@ -208,7 +208,7 @@ export class ForkService {
     return { ...state, actions: [] };
   }
 
-  /** One line per fork in `logs/agent.log` (SPEC §6.7's form); never the prompt or the reply. */
+  /** One line per fork in `logs/agent.log` (docs/contract.md §6.7's form); never the prompt or the reply. */
   private audit(
     pluginId: string,
     sessionId: string | null,

@@ -1,5 +1,5 @@
 /**
- * The side-question lease (SPEC §7.3): one token per person turn, shared by every plugin, backing
+ * The side-question lease (docs/contract.md §7.3): one token per person turn, shared by every plugin, backing
  * one `ctx.sideQuestion` or `ctx.forkSession` call. It is issued only when at least one loaded
  * plugin holds `llm.side_question` or `llm.session_fork`; the first call that passes the
  * capability check spends it, whatever happens next; it expires 60 s after the turn and as soon
@@ -109,7 +109,7 @@ export class SideQuestionLeases {
   }
 
   /**
-   * The session's next turn starts: its live token expires now (SPEC §7.3), and listeners (forks
+   * The session's next turn starts: its live token expires now (docs/contract.md §7.3), and listeners (forks
    * waiting to be cancelled) are told.
    */
   turnStarted(sessionId: string): void {

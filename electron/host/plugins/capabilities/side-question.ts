@@ -1,5 +1,5 @@
 /**
- * `ctx.sideQuestion(token, prompt, {timeout})` (SPEC §7.3): asks the session's own agent one
+ * `ctx.sideQuestion(token, prompt, {timeout})` (docs/contract.md §7.3): asks the session's own agent one
  * question after a turn. The request is the turn's last request, byte for byte (same route, same
  * body: system prompt, tools, messages, sampling), plus one user message, so the provider's prompt
  * cache is warm. No tool runs (tool calls in the reply are dropped), nothing is written to the

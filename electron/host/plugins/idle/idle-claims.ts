@@ -1,6 +1,6 @@
 /**
  * Claims that keep one idle task from running twice at once, even across app processes on the
- * same data home, and that survive a crash (SPEC §9.4): `<home>/run/idle-claims/<plugin>/<task>.json`
+ * same data home, and that survive a crash (docs/contract.md §9.4): `<home>/run/idle-claims/<plugin>/<task>.json`
  * holds the owner's pid and host instance. A claim whose process is gone (or that a previous host
  * in this same process left behind) is taken over. The folder is outside the plugin data folders,
  * which plugins can write.

@@ -1,5 +1,5 @@
 /**
- * Runs plugins' idle tasks (SPEC §9.4): a task runs when the app has been idle (no person's input,
+ * Runs plugins' idle tasks (docs/contract.md §9.4): a task runs when the app has been idle (no person's input,
  * no running turn) for its `minIdleHours` and `intervalHours` passed since its last run (a `defer`
  * task's first run waits one interval from its first registration). Never two runs of one task at
  * once (a claim file that survives a crash, taken over when its process is gone); each run has a
@@ -230,7 +230,7 @@ export class IdleTaskScheduler {
 
   private async runOnce(task: Task, before: IdleTaskRecord | null): Promise<void> {
     const { pluginId, name } = task.entry;
-    // No side-question token: an idle task is not a turn (SPEC §9.4).
+    // No side-question token: an idle task is not a turn (docs/contract.md §9.4).
     const context: IdleTaskContext = {
       task: name,
       lastRun: before?.last_run ?? null,

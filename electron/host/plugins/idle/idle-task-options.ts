@@ -1,5 +1,5 @@
 /**
- * `ctx.registerIdleTask(name, fn, {intervalHours, minIdleHours, firstRun})` arguments (SPEC §9.4),
+ * `ctx.registerIdleTask(name, fn, {intervalHours, minIdleHours, firstRun})` arguments (docs/contract.md §9.4),
  * checked once here for both sides of the boundary: the worker throws the message at the plugin,
  * the host checks again (it never trusts what a worker sends).
  */

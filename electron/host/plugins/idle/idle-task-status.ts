@@ -1,6 +1,6 @@
 /**
  * What each idle task of a plugin last did, in `<home>/plugin-data/<id>/idle-tasks.json`
- * (SPEC §9.4: state survives restarts). Read fresh before each decision, because another app
+ * (docs/contract.md §9.4: state survives restarts). Read fresh before each decision, because another app
  * process on the same data home may have run the task; written atomically (temp file, rename).
  */
 import fs from "node:fs";

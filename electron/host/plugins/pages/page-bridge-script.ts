@@ -1,5 +1,5 @@
 /**
- * The script every plugin page gets before its own (SPEC §8): `window.hermesPlugin` with
+ * The script every plugin page gets before its own (docs/contract.md §8): `window.hermesPlugin` with
  * `request(method, params)`, `on(event, fn)` and `sessionId`. It talks only to its parent window
  * (the app), posting to the parent's origin by name; the app checks the sender of every message
  * and scopes what it forwards to this page's own plugin and session. Plain ES2017, no imports.

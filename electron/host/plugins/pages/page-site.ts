@@ -1,5 +1,5 @@
 /**
- * Serving a plugin's pages (SPEC §8), for both transports: web mode's `/plugin-pages/<id>/…` and
+ * Serving a plugin's pages (docs/contract.md §8), for both transports: web mode's `/plugin-pages/<id>/…` and
  * the desktop's `hermes-plugin://<id>/…`. Only files under the folders of the plugin's declared
  * pages are served (no dotfiles, no `..`, no symlink out), HTML gets the bridge script, and every
  * answer carries a CSP that sandboxes the document (an opaque origin even when opened on its own:

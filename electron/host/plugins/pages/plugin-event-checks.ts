@@ -1,5 +1,5 @@
 /**
- * The checks on `ctx.emitToSession` (SPEC §8), shared by the worker (so the plugin sees the throw
+ * The checks on `ctx.emitToSession` (docs/contract.md §8), shared by the worker (so the plugin sees the throw
  * where it called) and the host (which never trusts the worker).
  */
 import { pluginNameProblem } from "../../rpc/plugin-names.js";

@@ -1,5 +1,5 @@
 /**
- * Dispatch of `plugin.<id>.<method>` (SPEC §8, §11): the plugin must be loaded
+ * Dispatch of `plugin.<id>.<method>` (docs/contract.md §8, §11): the plugin must be loaded
  * (`plugin_not_found`), the method registered (`method_not_found`), params an object whose
  * `session_id`, if any, is a session id (`invalid_params`). The handler runs in the plugin's worker
  * with the RPC deadline (60 s, `plugin_timeout`); a throw or an answer that is not JSON is

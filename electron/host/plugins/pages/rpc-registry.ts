@@ -1,5 +1,5 @@
 /**
- * The RPC methods plugins registered (SPEC §8 `ctx.registerRpc`), by plugin then method name. Each
+ * The RPC methods plugins registered (docs/contract.md §8 `ctx.registerRpc`), by plugin then method name. Each
  * entry is a proxy that runs the handler in the plugin's own worker; a plugin registering the same
  * name again replaces its entry, and disabling the plugin removes all of its methods at once.
  */

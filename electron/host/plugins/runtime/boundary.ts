@@ -1,5 +1,5 @@
 /**
- * The plugin boundary, written once (SPEC §5.4). Two tables name every call that crosses it:
+ * The plugin boundary, written once (docs/contract.md §5.4). Two tables name every call that crosses it:
  * `CtxCalls` (a plugin's worker asks the host: `ctx.llm`, state writes, logs, `register*`) and
  * `PluginCalls` (the host asks a worker: run register, invoke a handler, answer a heartbeat).
  * The worker's `ctx` and the host's handlers are both typed from these tables, so a new `ctx`
@@ -49,19 +49,19 @@ export interface CtxCalls {
     null
   >;
   registerAuxiliaryTask: Call<{ key: string; spec: AuxiliaryTaskSpec }, null>;
-  /** SPEC §9.4: `fn` stays in the worker as `handlerId`; the host schedules it. */
+  /** docs/contract.md §9.4: `fn` stays in the worker as `handlerId`; the host schedules it. */
   registerIdleTask: Call<{ name: string; handlerId: string; options: IdleTaskOptionsInput }, null>;
-  /** SPEC §9.3: true when the chat took the message (it then waits for its background work). */
+  /** docs/contract.md §9.3: true when the chat took the message (it then waits for its background work). */
   injectMessage: Call<{ sessionId: string; text: string }, boolean>;
-  // ctx.forkSession (SPEC §7.4): the start answers the fork's id and first state (null: nothing
+  // ctx.forkSession (docs/contract.md §7.4): the start answers the fork's id and first state (null: nothing
   // started); later states come back as PluginCalls `forkUpdate`; the handle's cancel() is the second.
   forkSession: Call<{ token: unknown; prompt: unknown; options: unknown }, ForkStart | null>;
   "forkSession.cancel": Call<{ forkId: string }, null>;
-  /** SPEC §8: a `plugin.<id>.<method>` handler; it runs here in the worker through `invoke`. */
+  /** docs/contract.md §8: a `plugin.<id>.<method>` handler; it runs here in the worker through `invoke`. */
   registerRpc: Call<{ method: string; handlerId: string }, null>;
-  /** SPEC §8: `plugin.<id>.<event>` to the clients showing the session. */
+  /** docs/contract.md §8: `plugin.<id>.<event>` to the clients showing the session. */
   emitToSession: Call<{ sessionId: string; event: string; payload: Record<string, JsonValue> }, null>;
-  /** `ctx.sideQuestion` (SPEC §7.3); arguments cross as given, the host checks them. */
+  /** `ctx.sideQuestion` (docs/contract.md §7.3); arguments cross as given, the host checks them. */
   sideQuestion: Call<{ token: unknown; prompt: unknown; options: unknown }, string | null>;
 }
 
@@ -71,7 +71,7 @@ export interface PluginCalls {
   register: Call<{ file: string; main: string }, null>;
   /** Runs a handler the plugin registered (command, hook, tool, …) with its arguments. */
   invoke: Call<{ handlerId: string; args: unknown[] }, unknown>;
-  /** A fork's handle changed (SPEC §7.4): its outcome, result and actions so far. */
+  /** A fork's handle changed (docs/contract.md §7.4): its outcome, result and actions so far. */
   forkUpdate: Call<{ forkId: string; state: ForkState }, null>;
   /** The heartbeat; the answer carries the worker's heap in use. */
   ping: Call<Record<string, never>, { heapUsedMb: number }>;
@@ -93,7 +93,7 @@ export interface ForkStart {
 export type CtxMethod = keyof CtxCalls;
 export type PluginMethod = keyof PluginCalls;
 
-/** What the worker's synchronous members read, kept current by the host (SPEC §5.4). */
+/** What the worker's synchronous members read, kept current by the host (docs/contract.md §5.4). */
 export interface Mirror {
   /** Every capability id the host knows, granted or not. */
   capabilities: Record<string, boolean>;

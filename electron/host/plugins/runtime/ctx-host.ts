@@ -1,7 +1,7 @@
 /**
  * The host's half of one plugin's `ctx`: one handler per entry of `CtxCalls` (the compiler
  * checks none is missing). Handlers a worker registers become proxies in the host's registries:
- * calling one invokes the worker with the call's deadline (SPEC §5.4: hooks 30 s, commands and
+ * calling one invokes the worker with the call's deadline (docs/contract.md §5.4: hooks 30 s, commands and
  * tools 120 s); a throw in the plugin comes back as a PluginHandlerError naming it.
  */
 import { Ajv } from "ajv";
@@ -55,12 +55,12 @@ export interface CtxHostDeps {
   commands: CommandRegistry;
   hooks: HookRegistry;
   tools: ToolRegistry;
-  /** The host's slot registry (SPEC §6.3); a plugin's slots leave it when the plugin does. */
+  /** The host's slot registry (docs/contract.md §6.3); a plugin's slots leave it when the plugin does. */
   slots: Pick<AuxiliaryTaskRegistry, "register">;
   log: AgentLog;
-  /** Where idle tasks go (SPEC §9.4); absent in rigs that do not schedule them. */
+  /** Where idle tasks go (docs/contract.md §9.4); absent in rigs that do not schedule them. */
   idleTasks?: Pick<IdleTaskScheduler, "register">;
-  /** Starts a turn from this plugin in a chat (SPEC §9.3); false when the chat does not exist. */
+  /** Starts a turn from this plugin in a chat (docs/contract.md §9.3); false when the chat does not exist. */
   injectMessage?(sessionId: string, text: string): boolean;
   /** The plugin's live worker session. */
   session(): WorkerSession;
@@ -73,13 +73,13 @@ export interface CtxHostDeps {
   redact?(text: string): string;
   /** Throws once the plugin was disabled or restarted: a late message of its old worker is refused. */
   assertActive(): void;
-  /** `plugin.<id>.<method>` handlers (SPEC §8); they leave when the plugin does. */
+  /** `plugin.<id>.<method>` handlers (docs/contract.md §8); they leave when the plugin does. */
   rpc: PluginRpcRegistry;
   /** Delivers `plugin.<id>.<event>` to the clients showing the session (validated here first). */
   emitEvent(sessionId: string, event: string, payload: Record<string, unknown>): void;
-  /** `ctx.forkSession` (SPEC §7.4); absent where the host has no sessions (every call answers null). */
+  /** `ctx.forkSession` (docs/contract.md §7.4); absent where the host has no sessions (every call answers null). */
   forks?: PluginForks;
-  /** `ctx.sideQuestion` for this plugin (SPEC §7.3); absent = always null. */
+  /** `ctx.sideQuestion` for this plugin (docs/contract.md §7.3); absent = always null. */
   sideQuestion?(token: unknown, prompt: unknown, options: unknown): Promise<string | null>;
 }
 
@@ -169,7 +169,7 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     registerHook: ({ name, handlerId }) => {
       deps.assertActive();
       if (!isHookName(name)) throw new PluginRegistrationError(`Unknown hook "${String(name)}".`);
-      // The registry logs and skips a throw or a timeout (SPEC §5.3); it gets the raw failure.
+      // The registry logs and skips a throw or a timeout (docs/contract.md §5.3); it gets the raw failure.
       const invoke = proxyRaw(deps, handlerId, `hook ${name}`, deadline.hook);
       deps.hooks.register(pluginId, name, invoke as never);
       return null;

@@ -1,5 +1,5 @@
 /**
- * The entry of one plugin's worker inside the plugin host (SPEC §5.4). It holds the plugin's
+ * The entry of one plugin's worker inside the plugin host (docs/contract.md §5.4). It holds the plugin's
  * `ctx`, imports the plugin's module when the host says `register`, and runs the handlers the host
  * invokes. What it needs of the worker's globals is taken before any plugin code runs, so a plugin
  * that replaces `JSON`, `Array.prototype.map` or `fetch` only changes its own worker.

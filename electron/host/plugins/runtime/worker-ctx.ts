@@ -1,5 +1,5 @@
 /**
- * A plugin's `ctx` inside its worker (SPEC §5.2, §5.4): the same API as ever. `pluginId`,
+ * A plugin's `ctx` inside its worker (docs/contract.md §5.2, §5.4): the same API as ever. `pluginId`,
  * `state.get/set/delete`, `hasCapability`, `redact` and `log` answer synchronously from mirrors
  * the host keeps current (state writes are sent on; the host writes the file atomically);
  * everything else is a call across the boundary. Registrations made while `register` runs are

@@ -1,5 +1,5 @@
 /**
- * `ctx.forkSession` inside a plugin's worker (SPEC §7.4): the call crosses to the host, which
+ * `ctx.forkSession` inside a plugin's worker (docs/contract.md §7.4): the call crosses to the host, which
  * answers the fork's id and first state; the handle's fields then follow the `forkUpdate` calls
  * the host sends as the fork runs. An update that overtakes the start's answer is kept for it.
  */

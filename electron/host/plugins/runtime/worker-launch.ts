@@ -32,18 +32,18 @@ export interface WorkerServices {
   hooks: HookRegistry;
   tools: ToolRegistry;
   slots: AuxiliaryTaskRegistry;
-  /** Idle tasks (SPEC §9.4); absent in rigs that do not schedule them. */
+  /** Idle tasks (docs/contract.md §9.4); absent in rigs that do not schedule them. */
   idleTasks?: Pick<IdleTaskScheduler, "register" | "removePlugin">;
-  /** A plugin's injected message (SPEC §9.3); false when the chat does not exist. */
+  /** A plugin's injected message (docs/contract.md §9.3); false when the chat does not exist. */
   injectMessage?(pluginId: string, sessionId: string, text: string): boolean;
   redact: Redact;
   log: AgentLog;
   deadlines?: Partial<CallDeadlines>;
-  /** `ctx.forkSession`'s host half (SPEC §7.4). */
+  /** `ctx.forkSession`'s host half (docs/contract.md §7.4). */
   forks?: PluginForks;
-  /** `ctx.sideQuestion` (SPEC §7.3). */
+  /** `ctx.sideQuestion` (docs/contract.md §7.3). */
   sideQuestions?: SideQuestions;
-  /** `plugin.<id>.<method>` handlers (SPEC §8). */
+  /** `plugin.<id>.<method>` handlers (docs/contract.md §8). */
   rpc: PluginRpcRegistry;
   /** Delivers a plugin's session event to the clients; nowhere when absent (a bare manager in tests). */
   emitPluginEvent?: PluginEventSink;

@@ -1,5 +1,5 @@
 /**
- * The background review's proposals (SPEC §6.2 `background_review`): a notice in the chat that
+ * The background review's proposals (docs/contract.md §6.2 `background_review`): a notice in the chat that
  * proposes additions to the Memory note, which the person accepts (optionally edited) or dismisses.
  */
 import { method, type EmptyParams } from "../define.js";

@@ -22,7 +22,7 @@ export interface PluginView {
   runtime?: PluginRuntimeView;
 }
 
-/** How a plugin's worker is doing (SPEC §5.4). */
+/** How a plugin's worker is doing (docs/contract.md §5.4). */
 export type PluginRuntimeState = "running" | "not_responding" | "restarting" | "stopped";
 
 export interface PluginRuntimeView {
@@ -68,7 +68,7 @@ export const pluginMethods = {
   }),
   "plugins.rescan": method<EmptyParams, { plugins: PluginView[] }>(noParams),
   "plugins.commands": method<EmptyParams, { commands: PluginCommandView[] }>(noParams),
-  /** The consent screen's answer (SPEC §7.2): the granted ids; an empty list declines. */
+  /** The consent screen's answer (docs/contract.md §7.2): the granted ids; an empty list declines. */
   "plugins.consent": method<{ id: string; grant: string[] }, { plugin: PluginView }>({
     type: "object",
     additionalProperties: false,

@@ -1,6 +1,6 @@
 /**
- * The consent screen (SPEC §7.2): shown at once when an enabled plugin asks for capabilities. The
- * plugin's name and version, one row per pending capability in the words of SPEC §7.1, a note that
+ * The consent screen (docs/contract.md §7.2): shown at once when an enabled plugin asks for capabilities. The
+ * plugin's name and version, one row per pending capability in the words of docs/contract.md §7.1, a note that
  * granting trusts the plugin's author, and Grant / Decline. Decline has the focus; Escape, the
  * close button and a click outside decline too. Declining keeps the plugin on, those capabilities off.
  */
