@@ -91,7 +91,11 @@ export async function run() {
     host.settings.update((doc) => {
       doc.providers = { bench: { name: "Bench", base_url: baseURL } };
       doc.model = { provider: "bench", model: "bench/model" };
-      doc.memory = { note: "The user plans their week on Sundays and likes short answers." };
+      // The background review (every 10th turn by default) would put its own request in between.
+      doc.memory = {
+        note: "The user plans their week on Sundays and likes short answers.",
+        nudge_interval: 0,
+      };
       doc.plugins.entries = {
         p0: {
           granted_capabilities: ["llm.side_question"],
