@@ -3,19 +3,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
-
-const mimeTypes: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".map": "application/json; charset=utf-8",
-};
+import { contentTypeFor } from "../host/mime-types.js";
 
 export function contentSecurityPolicy(port: number): string {
   return [
@@ -82,7 +70,7 @@ export async function serveStatic(
       return;
     }
   }
-  const type = mimeTypes[extname(file!)] ?? "application/octet-stream";
+  const type = contentTypeFor(extname(file!));
   const cache = file!.endsWith("index.html") ? "no-store" : "public, max-age=31536000, immutable";
   res.writeHead(200, {
     ...headers,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { backgroundJob } from "./support/background-job.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig;
@@ -7,30 +8,13 @@ beforeEach(async () => {
 });
 afterEach(async () => rig.dispose());
 
-function registerJob(sessionId: string) {
-  const reasons: string[] = [];
-  let end!: () => void;
-  const settled = new Promise<void>((resolve) => (end = resolve));
-  rig.host.sessions.backgroundWork.register({
-    sessionId,
-    kind: "fork",
-    pluginId: "p",
-    cancel: (reason) => {
-      reasons.push(reason);
-      end();
-    },
-    settled,
-  });
-  return { reasons, end };
-}
-
 describe("background work and turns", () => {
   it("a person's next turn cancels the session's background work; a plugin's injected turn waits first", async () => {
     const { sessionId } = await rig.ok("session.create", {});
     const { sessionId: other } = await rig.ok("session.create", {});
-    const elsewhere = registerJob(other);
+    const elsewhere = backgroundJob(rig, other);
 
-    const waited = registerJob(sessionId);
+    const waited = backgroundJob(rig, sessionId);
     expect(rig.host.sessions.inject(sessionId, "from a plugin", "p")).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(waited.reasons).toEqual([]);
@@ -40,7 +24,7 @@ describe("background work and turns", () => {
     await rig.idle(sessionId);
     expect(waited.reasons).toEqual(["injected_turn_waited"]);
 
-    const first = registerJob(sessionId);
+    const first = backgroundJob(rig, sessionId);
     await rig.ok("session.send", { sessionId, text: "Hello" });
     await rig.idle(sessionId);
     expect(first.reasons).toEqual(["next_person_turn"]);
@@ -51,7 +35,7 @@ describe("background work and turns", () => {
 
   it("deleting a session cancels its background work", async () => {
     const { sessionId } = await rig.ok("session.create", {});
-    const job = registerJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     await rig.ok("session.delete", { sessionId });
     expect(job.reasons).toEqual(["session_deleted"]);
   });

@@ -8,6 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INJECTED_TURN_WAIT_MS } from "../../../electron/host/sessions/injected-turn-wait.js";
+import { backgroundJob } from "./support/background-job.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig;
@@ -15,24 +16,6 @@ beforeEach(async () => {
   rig = await startSessionRig();
 });
 afterEach(async () => rig.dispose());
-
-/** Background work of the session (as a fork registers it): records why it was cancelled. */
-function backgroundJob(sessionId: string) {
-  const reasons: string[] = [];
-  let end!: () => void;
-  const settled = new Promise<void>((resolve) => (end = resolve));
-  rig.host.sessions.backgroundWork.register({
-    sessionId,
-    kind: "fork",
-    pluginId: "forker",
-    cancel: (reason) => {
-      reasons.push(reason);
-      end();
-    },
-    settled,
-  });
-  return { reasons, end };
-}
 
 const streamed = () => rig.main.requests.filter((r) => (r.body as any).stream).map((r) => r.body as any);
 const lastUser = (body: any) =>
@@ -61,7 +44,7 @@ describe("the wait before an injected turn", () => {
 
   it("waits for running background work and runs as soon as it finished, cancelling nothing", async () => {
     const { sessionId } = await rig.ok("session.create", { title: "Chat" });
-    const job = backgroundJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     await injectWaiting(sessionId);
     expect((await rig.ok("session.get", { sessionId })).status).toBe("running");
     // The transcript says why nothing happens yet.
@@ -80,7 +63,7 @@ describe("the wait before an injected turn", () => {
 
   it("after 120 s it cancels what still runs, then runs", async () => {
     const { sessionId } = await rig.ok("session.create", { title: "Chat" });
-    const job = backgroundJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     await injectWaiting(sessionId);
     rig.clock.advance(INJECTED_TURN_WAIT_MS - 1);
     await settle();
@@ -96,7 +79,7 @@ describe("the wait before an injected turn", () => {
 
   it("Stop during the wait ends the injected turn without a request; the background work goes on", async () => {
     const { sessionId } = await rig.ok("session.create", { title: "Chat" });
-    const job = backgroundJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     await injectWaiting(sessionId);
     await rig.ok("session.stop", { sessionId });
     await rig.idle(sessionId);
@@ -110,7 +93,7 @@ describe("the wait before an injected turn", () => {
 describe("a person's message ends the wait at once", () => {
   it("queued: the work is cancelled as for a person's turn; the injected turn runs first, then the person's messages in arrival order", async () => {
     const { sessionId } = await rig.ok("session.create", { title: "Chat" });
-    const job = backgroundJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     const injected = await injectWaiting(sessionId);
     const a = await rig.ok("session.send", { sessionId, text: "Person A", mode: "queue" });
     expect(a.disposition).toBe("queued");
@@ -131,7 +114,7 @@ describe("a person's message ends the wait at once", () => {
 
   it("steer: the steer goes into the injected turn, at its first request", async () => {
     const { sessionId } = await rig.ok("session.create", { title: "Chat" });
-    const job = backgroundJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     const injected = await injectWaiting(sessionId);
     const steer = await rig.ok("session.send", { sessionId, text: "Keep it short", mode: "steer" });
     expect(steer).toEqual({ turnId: injected, disposition: "steered" });
@@ -144,7 +127,7 @@ describe("a person's message ends the wait at once", () => {
 
   it("interrupt: the redirect goes into the injected turn instead of stopping it", async () => {
     const { sessionId } = await rig.ok("session.create", { title: "Chat" });
-    const job = backgroundJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     const injected = await injectWaiting(sessionId);
     const redirect = await rig.ok("session.send", { sessionId, text: "Focus on dates", mode: "interrupt" });
     expect(redirect).toEqual({ turnId: injected, disposition: "redirected" });
@@ -166,7 +149,7 @@ describe("a person's message ends the wait at once", () => {
     rig.main.fault({ kind: "stall", afterChunks: 2 });
     const first = await rig.ok("session.send", { sessionId, text: "First" });
     await rig.waitForEvent("session.delta", (p) => p.turnId === first.turnId);
-    const job = backgroundJob(sessionId); // started during the person's turn
+    const job = backgroundJob(rig, sessionId); // started during the person's turn
     expect(rig.host.sessions.inject(sessionId, "Summary from the plugin", "notes")).toBe(true);
     const later = await rig.ok("session.send", { sessionId, text: "Later", mode: "queue" });
     expect(later.disposition).toBe("queued");
@@ -193,7 +176,7 @@ describe("a person's message ends the wait at once", () => {
 describe("another plugin's message", () => {
   it("does not end the wait: it queues behind, and runs after the first injected turn", async () => {
     const { sessionId } = await rig.ok("session.create", { title: "Chat" });
-    const job = backgroundJob(sessionId);
+    const job = backgroundJob(rig, sessionId);
     await injectWaiting(sessionId, "From notes", "notes");
     expect(rig.host.sessions.inject(sessionId, "From digest", "digest")).toBe(true);
     await settle();

@@ -9,6 +9,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { injectBridge, PAGE_BRIDGE_PATH, pageBridgeScript } from "./page-bridge-script.js";
+import { contentTypeFor } from "../../mime-types.js";
 
 export interface PageSite {
   /** The plugin's folder. */
@@ -34,23 +35,6 @@ export interface PageAnswer {
 
 /** A page file larger than this is refused (pages are small UIs, not file shares). */
 export const MAX_PAGE_FILE_BYTES = 10 * 1024 * 1024;
-
-const mimeTypes: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".htm": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".woff2": "font/woff2",
-  ".txt": "text/plain; charset=utf-8",
-};
 
 export function pageContentSecurityPolicy(options: PageServeOptions): string {
   const own = `${options.selfOrigin}${options.base}`;
@@ -105,7 +89,7 @@ export async function servePluginPage(
     return notFound(options, "the path is not valid.");
   }
   if (decoded === PAGE_BRIDGE_PATH) {
-    return { status: 200, headers: pageHeaders(options, mimeTypes[".js"]!), body: pageBridgeScript };
+    return { status: 200, headers: pageHeaders(options, contentTypeFor(".js")), body: pageBridgeScript };
   }
   const segments = decoded.split(/[/\\]/);
   if (decoded.includes("\0") || segments.some((s) => s === "" || s.startsWith("."))) {
@@ -125,7 +109,7 @@ export async function servePluginPage(
   const info = await fs.stat(real).catch(() => null);
   if (!info?.isFile()) return notFound(options, "no such file.");
   if (info.size > MAX_PAGE_FILE_BYTES) return notFound(options, "the file is too large to serve.");
-  const type = mimeTypes[path.extname(real).toLowerCase()] ?? "application/octet-stream";
+  const type = contentTypeFor(path.extname(real));
   const content = await fs.readFile(real);
   const body = type.startsWith("text/html")
     ? injectBridge(content.toString("utf8"), `${options.base}${PAGE_BRIDGE_PATH}`)
