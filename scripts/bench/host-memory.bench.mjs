@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { figure } from "./figure.mjs";
 import { homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
-import { spawnUntilUrl } from "./spawn-url.mjs";
+import { spawnUntilUrl, stopChild } from "./spawn-url.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PLUGINS = 20;
@@ -37,7 +37,7 @@ async function measure(home) {
     const pluginHost = children(child.pid).reduce((sum, pid) => sum + rssKb(pid), 0);
     return { host: host / 1024, pluginHost: pluginHost / 1024 };
   } finally {
-    child.kill();
+    await stopChild(child);
   }
 }
 

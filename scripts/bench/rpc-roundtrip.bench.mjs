@@ -11,7 +11,7 @@ import { chromium } from "playwright-core";
 import WebSocket, { WebSocketServer } from "ws";
 import { findChromium } from "../find-chromium.mjs";
 import { figure } from "./figure.mjs";
-import { spawnUntilUrl } from "./spawn-url.mjs";
+import { spawnUntilUrl, stopChild } from "./spawn-url.mjs";
 import { percentile } from "./stats.mjs";
 import { loadHost, memoryKeychain } from "./plugin-host-rig.mjs";
 import chromiumArgs from "../chromium-args.json" with { type: "json" };
@@ -124,7 +124,7 @@ async function pluginPage(browser) {
     return { full, bridge };
   } finally {
     await page.close();
-    child.kill();
+    await stopChild(child);
     rmSync(home, { recursive: true, force: true });
   }
 }

@@ -18,3 +18,14 @@ export function spawnUntilUrl(args, { cwd, env = {}, name = "server" } = {}) {
   });
   return { child, url };
 }
+
+/**
+ * Stops a spawned host and waits for its exit: the host writes its last state (plugin counters)
+ * as it stops, so removing its home before then races those writes.
+ */
+export async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill();
+  await exited;
+}
