@@ -4,20 +4,8 @@
  */
 import type { Clock } from "../clock.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
-import type { AgentLog } from "../logging/agent-log.js";
-import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
-import type { Redact } from "../secrets/redaction.js";
-import type { SideQuestions } from "./capabilities/side-question.js";
-import type { CommandRegistry } from "./command-registry.js";
-import type { HookRegistry } from "./hook-registry.js";
-import type { IdleTaskScheduler } from "./idle/idle-scheduler.js";
 import type { PluginRpcRegistry } from "./pages/rpc-registry.js";
-import type { PluginBudgets } from "./plugin-budget.js";
-import type { PluginLlmService } from "./plugin-llm.js";
-import type { CallDeadlines, PluginForks } from "./runtime/ctx-host.js";
-import type { PluginRuntime } from "./runtime/plugin-runtime.js";
-import type { PluginEventSink } from "./runtime/worker-launch.js";
-import type { ToolRegistry } from "./tool-registry.js";
+import type { WorkerServices } from "./runtime/worker-launch.js";
 
 /** A worker's heap cap when `plugins.entries.<id>.limits.heap_mb` is unset (docs/contract.md §5.4). */
 export const DEFAULT_HEAP_MB = 256;
@@ -40,36 +28,20 @@ export interface PluginSettingsAccess {
   onChange(listener: () => void): () => void;
 }
 
-export interface PluginManagerOptions {
-  home: string;
+/**
+ * What every plugin's worker is opened with passes through unchanged (`WorkerServices`); the rest
+ * is the manager's own.
+ */
+export interface PluginManagerOptions extends Omit<WorkerServices, "rpc"> {
   /** The app's bundled `plugins/` folder; null when the build has none. */
   bundledDir: string | null;
   settings: PluginSettingsAccess;
-  commands: CommandRegistry;
-  hooks: HookRegistry;
-  tools: ToolRegistry;
-  /** Auxiliary slots plugins register (docs/contract.md §6.3); a plugin's leave when it is disabled. */
-  slots: AuxiliaryTaskRegistry;
-  /** Idle tasks (docs/contract.md §9.4): a plugin's leave when it is disabled or stops. */
-  idleTasks?: Pick<IdleTaskScheduler, "register" | "removePlugin">;
-  /** A plugin's injected message (docs/contract.md §9.3); false when the chat does not exist. */
-  injectMessage?(pluginId: string, sessionId: string, text: string): boolean;
-  llm: PluginLlmService;
-  budgets: PluginBudgets;
-  runtime: PluginRuntime;
-  redact: Redact;
-  log: AgentLog;
   clock: Clock;
   registerTimeoutMs?: number;
   /** Delay before the first restart after a crash; doubles with each crash in the window. */
   restartBackoffMs?: number;
-  deadlines?: Partial<CallDeadlines>;
-  /** `ctx.sideQuestion` (docs/contract.md §7.3); absent = every side question answers null. */
-  sideQuestions?: SideQuestions;
   /** `plugin.<id>.<method>` handlers (docs/contract.md §8); the manager makes its own when absent. */
   rpc?: PluginRpcRegistry;
-  /** Where `ctx.emitToSession` events go (the host's event hub). */
-  emitPluginEvent?: PluginEventSink;
   /** Told after every status change (the host turns it into a `plugins.changed` event). */
   onChange?: () => void;
   /**
@@ -77,6 +49,4 @@ export interface PluginManagerOptions {
    * when an update declares new ones, and at start (the host emits `plugin.consent_required`).
    */
   onConsentRequired?: (id: string, pendingCapabilities: string[]) => void;
-  /** `ctx.forkSession`'s host half (docs/contract.md §7.4). */
-  forks?: PluginForks;
 }
