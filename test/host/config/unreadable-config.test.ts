@@ -6,7 +6,9 @@
  * writes refused rather than written over it.
  *
  * Tests run as root, and root reads a mode-000 file anyway; so the permission case runs the real
- * web entry as the unprivileged user `nobody` (uid 65534) against a real mode-000 file.
+ * web entry as root without the capabilities that override file modes (`setpriv` drops
+ * CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH) against a real mode-000 file. It stays root, so it
+ * still reads a checkout that only root may enter (a `mktemp -d` clone is mode 700).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -17,11 +19,17 @@ import { SettingsStore } from "../../../electron/host/config/settings-store.js";
 import { startTestHost } from "../support/test-host.js";
 import { makeTempHome } from "./config-test-helpers.js";
 
-const NOBODY = 65534;
+const dropFileModeOverride = [
+  "--inh-caps=-dac_override,-dac_read_search",
+  "--bounding-set=-dac_override,-dac_read_search",
+  "--",
+];
 const webEntry = path.join(process.cwd(), "electron", "web.ts");
 
-function startWeb(home: string, asNobody: boolean) {
-  return spawnSync(process.execPath, ["--import", "tsx", webEntry, "--port", "0", "--home", home], {
+function startWeb(home: string, withoutModeOverride: boolean) {
+  const node = [process.execPath, "--import", "tsx", webEntry, "--port", "0", "--home", home];
+  const [command, ...args] = withoutModeOverride ? ["setpriv", ...dropFileModeOverride, ...node] : node;
+  return spawnSync(command!, args, {
     env: {
       ...process.env,
       HERMES_DESKTOP_WEB_TOKEN: "unreadable-config-test-token-0123456789",
@@ -30,7 +38,6 @@ function startWeb(home: string, asNobody: boolean) {
     },
     encoding: "utf8",
     timeout: 30_000,
-    ...(asNobody ? { uid: NOBODY, gid: NOBODY } : {}),
   });
 }
 
@@ -74,13 +81,12 @@ describe("config.yaml that cannot be read", () => {
     expectOneLine(startWeb(home, false), file, /it is a folder, not a file/, /Move that folder/);
   });
 
-  it("a mode-000 file, read by an unprivileged user: one line, no stack, the file untouched", () => {
+  it("a mode-000 file, read without permission: one line, no stack, the file untouched", () => {
     const home = makeTempHome();
     const file = path.join(home, "config.yaml");
     fs.writeFileSync(file, "display: {busy_input_mode: steer}\n");
     fs.chmodSync(file, 0o000);
     const asRoot = process.getuid?.() === 0;
-    if (asRoot) fs.chmodSync(home, 0o777);
     expectOneLine(startWeb(home, asRoot), file, /permission denied/, /chmod 600/);
     fs.chmodSync(file, 0o600);
     expect(fs.readFileSync(file, "utf8")).toBe("display: {busy_input_mode: steer}\n");
