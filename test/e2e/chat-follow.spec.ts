@@ -14,7 +14,13 @@ test("a long streamed reply is followed; scrolling up offers Jump to latest", as
   fakeProvider,
 }) => {
   await setUpChat(hermes, fakeProvider);
-  fakeProvider.enqueue({ kind: "text", content: lines(60, "line"), tokensPerSecond: 10 });
+  // Holds after line30 until released, so "mid-stream" is a state, not a race.
+  fakeProvider.enqueue({
+    kind: "text",
+    content: lines(60, "line"),
+    tokensPerSecond: 40,
+    holdAfterChunks: 31,
+  });
   await page.goto(hermes.launchUrl);
 
   await sendMessage(page, "Sixty lines please");
@@ -26,6 +32,7 @@ test("a long streamed reply is followed; scrolling up offers Jump to latest", as
   expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
   await expect.poll(distanceFromEnd).toBeLessThan(60);
   await expect(reply).toHaveAttribute("data-status", "streaming");
+  fakeProvider.release();
   await expect(reply).toHaveAttribute("data-status", "complete", { timeout: 20_000 });
   await expect(reply.getByText("line60", { exact: true })).toBeInViewport();
   await expect(page.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);

@@ -20,8 +20,9 @@ for (const attempt of [1, 2]) {
   }) => {
     await setUpChat(hermes, fakeProvider);
     fakeProvider.enqueue(
-      { kind: "text", content: numberedWords(120, "first"), tokensPerSecond: 20 },
-      { kind: "text", content: numberedWords(40, "second"), tokensPerSecond: 15 },
+      // Each reply holds mid-stream until released, so "while it streams" never races the machine.
+      { kind: "text", content: numberedWords(120, "first"), holdAfterChunks: 4 },
+      { kind: "text", content: numberedWords(40, "second"), holdAfterChunks: 5 },
     );
     await page.goto(hermes.launchUrl);
 
@@ -35,12 +36,14 @@ for (const attempt of [1, 2]) {
     const hint = page.getByRole("status").filter({ hasText: "Queued:" });
     await expect(hint).toBeVisible();
     await expect(userMessages(page).last()).toContainText("Queued");
+    fakeProvider.release();
 
     // Live: the second reply is seen while it is still being written, and in view.
     const second = replies(page).nth(1);
     await expect(second).toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
     await expect(second).toContainText("second3");
     await expect(hint).toHaveCount(0);
+    fakeProvider.release();
     await expect(second).toHaveAttribute("data-status", "complete", { timeout: 15_000 });
     await expect(second.getByText(/second40/)).toBeInViewport();
 

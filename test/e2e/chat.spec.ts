@@ -73,7 +73,8 @@ test("a message sent while a reply streams is queued and runs after it", async (
   await setUpChat(hermes, fakeProvider);
   // Only the first reply is scripted: the title request and the queued turn may reach the provider
   // in either order, and both get its default answer ("Echo: <last user text>").
-  fakeProvider.enqueue({ kind: "text", content: numberedWords(40, "first"), tokensPerSecond: 8 });
+  // It holds after "first3" until released, so the second message is surely sent mid-stream.
+  fakeProvider.enqueue({ kind: "text", content: numberedWords(40, "first"), holdAfterChunks: 4 });
   await page.goto(hermes.launchUrl);
 
   await sendMessage(page, "First question");
@@ -81,6 +82,7 @@ test("a message sent while a reply streams is queued and runs after it", async (
   await sendMessage(page, "Second question");
   await expect(page.getByRole("status").filter({ hasText: "Queued:" })).toBeVisible();
   await expect(userMessages(page).last()).toContainText("Queued");
+  fakeProvider.release();
 
   // The first reply finishes whole, then the queued message gets its own reply after it.
   await expect(replies(page)).toHaveCount(2, { timeout: 15_000 });
