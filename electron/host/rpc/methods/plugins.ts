@@ -85,6 +85,30 @@ export const pluginMethods = {
     required: ["id", "capability"],
     properties: { id: pluginId, capability: { type: "string", maxLength: 64 } },
   }),
+  /**
+   * A per-frame capability for one plugin page (docs/contract.md §8, §11): the frame's page socket
+   * (web mode) and page serving accept it; it is bound to this plugin and session, opens sockets
+   * only until `expiresAt` (ms since the epoch), and is never the app's token.
+   */
+  "plugins.pageSession": method<
+    { id: string; sessionId: string | null },
+    { token: string; expiresAt: number }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "sessionId"],
+    properties: {
+      id: pluginId,
+      sessionId: { anyOf: [{ type: "string", pattern: "^[A-Za-z0-9_.:-]{1,128}$" }, { type: "null" }] },
+    },
+  }),
+  /** Revokes a page token (its frame went away) and closes the sockets opened with it. */
+  "plugins.pageSessionEnd": method<{ token: string }, { ended: boolean }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["token"],
+    properties: { token: { type: "string", maxLength: 64 } },
+  }),
   /** Creates `<home>/plugins` when missing; `opened` is false where the platform cannot open it (web mode). */
   "plugins.openFolder": method<EmptyParams, { path: string; opened: boolean }>(noParams),
 };
