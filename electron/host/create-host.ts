@@ -26,6 +26,7 @@ import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
 import { claimsDir, IdleClaims } from "./plugins/idle/idle-claims.js";
 import { IdleTaskScheduler } from "./plugins/idle/idle-scheduler.js";
+import { idleTaskViews } from "./plugins/idle/idle-task-views.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
 import { PluginBudgets } from "./plugins/plugin-budget.js";
 import { BUDGET_FILE_NAME } from "./plugins/budget-file.js";
@@ -175,6 +176,8 @@ export function createHost(options: HostOptions): Host {
     activity,
     claims: new IdleClaims(claimsDir(options.home), () => clock.now()),
     log,
+    // The Plugins page shows each task's last run: a run that ended refreshes it.
+    onRecorded: () => events.emit("plugins.changed", null, {}),
     ...(options.pluginTimings?.idleTaskDeadlineMs !== undefined && {
       deadlineMs: options.pluginTimings.idleTaskDeadlineMs,
     }),
@@ -195,6 +198,7 @@ export function createHost(options: HostOptions): Host {
     tools,
     slots: auxiliaryTasks,
     idleTasks,
+    idleTaskViews: (pluginId) => idleTaskViews(idleTasks, options.home, pluginId),
     // The chats open below; plugins start (and can inject) only after that.
     injectMessage: (pluginId, sessionId, text): boolean => sessions.inject(sessionId, text, pluginId),
     llm: pluginLlm,

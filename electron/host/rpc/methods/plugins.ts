@@ -20,6 +20,23 @@ export interface PluginView {
   warnings: string[];
   /** Present once the plugin was started (status loading, loaded, or failed after running). */
   runtime?: PluginRuntimeView;
+  /** Its idle tasks (docs/contract.md §9.4) and what each last did; absent when it has none. */
+  idleTasks?: PluginIdleTaskView[];
+}
+
+/** One idle task of a plugin, from its `plugin-data/<id>/idle-tasks.json` (`last_run`, `last_status`). */
+export interface PluginIdleTaskView {
+  name: string;
+  /** Its schedule; null while the plugin is not running (only a running plugin registers it). */
+  intervalHours: number | null;
+  minIdleHours: number | null;
+  /** A run is in progress now. */
+  running: boolean;
+  /** ISO time the last run started; null before its first run. */
+  lastRun: string | null;
+  lastStatus: "ok" | "error" | "timeout" | null;
+  /** Why the last run failed; null after a run that went well. */
+  lastError: string | null;
 }
 
 /** How a plugin's worker is doing (docs/contract.md §5.4). */
