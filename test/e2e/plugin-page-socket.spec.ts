@@ -170,6 +170,50 @@ test("a page's own socket serves only its own plugin's methods and events for it
   expect(csp).toContain("sandbox allow-scripts");
 });
 
+/** Calls its own method on each press of the button, over whichever route its bridge is on. */
+const askScript = `document.addEventListener("DOMContentLoaded", () => {
+  let n = 0;
+  const ask = async () => {
+    n += 1;
+    try {
+      const answer = await hermesPlugin.request("whoami", {});
+      document.getElementById("results").textContent = n + ": " + answer.plugin + " " + answer.sessionId;
+    } catch (error) {
+      document.getElementById("results").textContent = n + ": blocked: " + error.reason;
+    }
+  };
+  document.getElementById("with-token").onclick = ask;
+  void ask();
+});`;
+
+test("a page whose socket goes away keeps working through the app window", async ({
+  page,
+  hermes,
+  fakeProvider,
+}) => {
+  await setUpChat(hermes, fakeProvider);
+  await addPagePlugin(hermes, "asker", askScript);
+  const rpc = await hermes.rpc();
+  await rpc.call("plugins.rescan");
+  await rpc.call("plugins.setEnabled", { id: "asker", enabled: true });
+  const closed: string[] = [];
+  page.on("websocket", (ws) => ws.on("close", () => closed.push(new URL(ws.url()).pathname)));
+  const frame = await openPluginPage(page, hermes, "asker");
+  const results = frame.locator("#results");
+  await expect(results).toHaveText(/^1: asker \S+$/);
+  const sessionId = ((await results.textContent()) ?? "").split(" ")[2];
+
+  // A new host knows no page token: the page socket closes and can't reopen; the app reconnects.
+  await hermes.restart();
+  await expect.poll(() => closed).toContain("/plugin-pages/asker/__hermes/socket");
+  await expect(page.getByText("Reconnecting")).toHaveCount(0, { timeout: 15_000 });
+  await expect(async () => {
+    await frame.locator("#with-token").click();
+    // A later press than the first, answered (not the first answer left standing).
+    await expect(results).toHaveText(new RegExp(`^([2-9]|\\d\\d+): asker ${sessionId}$`), { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+});
+
 for (const how of ["with-token", "without-token"] as const) {
   test(`a frame navigated to another plugin's page gets no scope (${how})`, async ({
     page,
