@@ -201,6 +201,12 @@ describe("a plugin page's own socket", () => {
     await expect(
       open(socketUrl("alpha"), [RPC_SUBPROTOCOL], { Origin: "null", Authorization: `Bearer ${appToken}` }),
     ).rejects.toThrow("HTTP 401");
+    // An opaque origin gets nothing of the app's socket, even with the app's token.
+    await expect(
+      open(`ws://127.0.0.1:${server.port}/rpc`, [RPC_SUBPROTOCOL, tokenSubprotocol(appToken)], {
+        Origin: "null",
+      }),
+    ).rejects.toThrow("HTTP 403");
     // A page token is no key to the app's socket, and the app's origin may not use a page socket.
     await expect(
       open(`ws://127.0.0.1:${server.port}/rpc`, [RPC_SUBPROTOCOL, tokenSubprotocol(alphaToken)], {}),
