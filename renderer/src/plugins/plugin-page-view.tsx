@@ -33,6 +33,7 @@ export function PluginPageView({ pluginId, pageId }: { pluginId: string; pageId:
   const plugin = plugins.kind === "ready" ? plugins.data.find((p) => p.id === pluginId) : undefined;
   const page = plugin?.status === "loaded" ? plugin.pages.find((p) => p.id === pageId) : undefined;
   const pageUrl = page?.url ?? null;
+  const accessKey = `${pluginId}\n${pageUrl}\n${sessionId}`;
 
   // A fresh token for every frame shown; the one before is revoked (its sockets close with it).
   useEffect(() => {
@@ -43,24 +44,20 @@ export function PluginPageView({ pluginId, pageId }: { pluginId: string; pageId:
       (session) => {
         if (!live) return session.end();
         end = session.end;
-        setAccess({ key: `${pluginId}\n${pageUrl}\n${sessionId}`, token: session.token, error: null });
+        setAccess({ key: accessKey, token: session.token, error: null });
       },
       (error: unknown) => {
         if (live)
-          setAccess({
-            key: `${pluginId}\n${pageUrl}\n${sessionId}`,
-            token: null,
-            error: String((error as Error).message ?? error),
-          });
+          setAccess({ key: accessKey, token: null, error: String((error as Error).message ?? error) });
       },
     );
     return () => {
       live = false;
       end?.();
     };
-  }, [pluginId, pageUrl, sessionId, stores]);
+  }, [accessKey, pluginId, pageUrl, sessionId, stores]);
 
-  const current = access && access.key === `${pluginId}\n${pageUrl}\n${sessionId}` ? access : null;
+  const current = access?.key === accessKey ? access : null;
   const src =
     page && mode && sessionId && current?.token
       ? pageFrameSrc(page.url, {
