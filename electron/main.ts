@@ -109,7 +109,11 @@ void app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   serveRenderer();
-  servePluginPages((id) => host?.plugins.pageSite(id) ?? null, appOrigin);
+  servePluginPages(
+    (id) => host?.plugins.pageSite(id) ?? null,
+    (token, id) => host?.pageSessions.servesWith(token, id) ?? false,
+    appOrigin,
+  );
 
   ipcMain.handle(ipcChannels.request, async (event, frame: { method?: unknown; params?: unknown }) => {
     if (!trusted(event) || !host) {

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
       port: args.port,
       staticDir,
       pluginPages: (id) => host.plugins.pageSite(id),
+      pageSessions: host.pageSessions,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;

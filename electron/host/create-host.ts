@@ -26,6 +26,7 @@ import { findBundledPluginsDir } from "./plugins/discovery.js";
 import { HookRegistry } from "./plugins/hook-registry.js";
 import { claimsDir, IdleClaims } from "./plugins/idle/idle-claims.js";
 import { IdleTaskScheduler } from "./plugins/idle/idle-scheduler.js";
+import { idleTaskViews } from "./plugins/idle/idle-task-views.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
 import { PluginBudgets } from "./plugins/plugin-budget.js";
 import { BUDGET_FILE_NAME } from "./plugins/budget-file.js";
@@ -37,6 +38,8 @@ import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
 import type { PluginHostLaunch } from "./plugins/runtime/plugin-host-process.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/plugin-rpc-handlers.js";
 import { PluginRpcDispatcher } from "./plugins/pages/plugin-rpc-dispatch.js";
+import { pageSessionHandlers } from "./plugins/pages/page-session-rpc.js";
+import { PageSessions } from "./plugins/pages/page-sessions.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
@@ -94,6 +97,8 @@ export interface Host {
   redact(text: string, options?: { force?: boolean }): string;
   /** Whether the OS keychain answered at start-up; a failure shows as a `host.info` notice. */
   keychain: KeychainStatus;
+  /** Plugin page frames' tokens (docs/contract.md §8, §11); the transports check them. */
+  pageSessions: PageSessions;
   close(): Promise<void>;
 }
 
@@ -171,6 +176,8 @@ export function createHost(options: HostOptions): Host {
     activity,
     claims: new IdleClaims(claimsDir(options.home), () => clock.now()),
     log,
+    // The Plugins page shows each task's last run: a run that ended refreshes it.
+    onRecorded: () => events.emit("plugins.changed", null, {}),
     ...(options.pluginTimings?.idleTaskDeadlineMs !== undefined && {
       deadlineMs: options.pluginTimings.idleTaskDeadlineMs,
     }),
@@ -191,6 +198,7 @@ export function createHost(options: HostOptions): Host {
     tools,
     slots: auxiliaryTasks,
     idleTasks,
+    idleTaskViews: (pluginId) => idleTaskViews(idleTasks, options.home, pluginId),
     // The chats open below; plugins start (and can inject) only after that.
     injectMessage: (pluginId, sessionId, text): boolean => sessions.inject(sessionId, text, pluginId),
     llm: pluginLlm,
@@ -271,6 +279,7 @@ export function createHost(options: HostOptions): Host {
   // A slot a plugin registers after its `register` ran must reach the page too.
   const unwatchSlots = auxiliaryTasks.onChange(() => events.emit("plugins.changed", null, {}));
 
+  const pageSessions = new PageSessions(clock);
   const handlers: HandlerTable = {
     "host.info": async () => ({
       version: options.version,
@@ -296,6 +305,7 @@ export function createHost(options: HostOptions): Host {
     "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
     ...pluginHandlers(plugins, consent, options.openFolder),
+    ...pageSessionHandlers(pageSessions, plugins),
     ...sessionHandlers(sessions),
   };
 
@@ -328,6 +338,7 @@ export function createHost(options: HostOptions): Host {
     billUsage,
     redact: (text, opts) => redactor.redact(text, opts),
     keychain,
+    pageSessions,
     async close() {
       idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();

@@ -17,6 +17,13 @@ import { PLUGIN_PAGES_PATH, pluginIdPattern } from "../host/rpc/plugin-names.js"
 import { RPC_SUBPROTOCOL } from "../host/rpc/web-token.js";
 import { servePluginPage, type PageSite } from "../host/plugins/pages/page-site.js";
 import {
+  PAGE_SOCKET_PATH,
+  PAGE_SOCKET_PROTOCOL,
+  PAGE_TOKEN_PARAM,
+} from "../host/plugins/pages/page-bridge-script.js";
+import type { PageSessions } from "../host/plugins/pages/page-sessions.js";
+import { pageSocketPlugin, upgradePageSocket } from "./page-socket.js";
+import {
   bearerToken,
   checkOrigin,
   checkPageRequest,
@@ -38,6 +45,8 @@ export interface WebServerOptions {
   staticDir: string;
   /** The page folders of an enabled plugin (docs/contract.md §8), served at `/plugin-pages/<id>/…`. */
   pluginPages?: (pluginId: string) => PageSite | null;
+  /** Page frames' tokens (`plugins.pageSession`); with them, each page gets its own socket. */
+  pageSessions?: PageSessions;
   /** Where a line about a dropped connection goes; default stderr. */
   log?: (line: string) => void;
 }
@@ -77,6 +86,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     handleProtocols: (protocols) => (protocols.has(RPC_SUBPROTOCOL) ? RPC_SUBPROTOCOL : false),
   });
 
+  const pageWss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    handleProtocols: (protocols) => (protocols.has(PAGE_SOCKET_PROTOCOL) ? PAGE_SOCKET_PROTOCOL : false),
+  });
+
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch(() => {
       if (!res.headersSent) refuse(res, 500, "Internal error");
@@ -110,10 +125,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const slash = rest.indexOf("/");
     const pluginId = slash > 0 ? rest.slice(0, slash) : "";
     const site = pluginIdPattern.test(pluginId) ? (options.pluginPages?.(pluginId) ?? null) : null;
+    const host = req.headers.host ?? `${loopback}:${port}`;
+    const base = `${pluginPagesPrefix}${pluginId}/`;
+    const token = url.searchParams.get(PAGE_TOKEN_PARAM);
     const answer = await servePluginPage(site, slash > 0 ? rest.slice(slash + 1) : "", {
-      base: `${pluginPagesPrefix}${pluginId}/`,
-      selfOrigin: `http://${req.headers.host ?? `${loopback}:${port}`}`,
+      base,
+      selfOrigin: `http://${host}`,
       frameAncestors: [`http://${loopback}:${port}`, `http://localhost:${port}`],
+      pluginId,
+      socketUrl: options.pageSessions ? `ws://${host}${base}${PAGE_SOCKET_PATH}` : null,
+      tokenFits: token === null || (options.pageSessions?.servesWith(token, pluginId) ?? false),
     });
     res.writeHead(answer.status, answer.headers);
     res.end(req.method === "HEAD" ? undefined : answer.body);
@@ -126,6 +147,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   server.on("upgrade", (req, socket, head) => {
     const url = new URL(req.url ?? "/", `http://${loopback}:${port}`);
+    const pagePlugin = options.pageSessions ? pageSocketPlugin(url.pathname) : null;
+    if (pagePlugin !== null && options.pageSessions) {
+      const pageOptions = {
+        router: options.router,
+        events: options.events,
+        sessions: options.pageSessions,
+        allowedHosts: () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]),
+        log,
+      };
+      return upgradePageSocket(pageWss, pageOptions, pagePlugin, req, socket, head);
+    }
     const verdict = (() => {
       const origin = checkOrigin(req, rules);
       if (!origin.ok) return origin;
@@ -145,7 +177,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const unsubscribe = options.events.subscribe((frame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     });
-    ws.on("close", unsubscribe);
+    ws.on("close", () => {
+      unsubscribe();
+      // The app window is gone, and with it its page frames: their tokens die too.
+      options.pageSessions?.endConnection(connectionId);
+    });
     // Without a listener an 'error' would kill the host. ws has already begun closing this one
     // connection with the matching code (1009 for an oversized frame); only say so.
     ws.on("error", (err) => log(`Web UI: closing a connection: ${err.message}`));
@@ -183,8 +219,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port,
     url: `http://${loopback}:${port}/?token=${options.token}`,
     async close() {
-      for (const client of wss.clients) client.terminate();
+      for (const client of [...wss.clients, ...pageWss.clients]) client.terminate();
       wss.close();
+      pageWss.close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

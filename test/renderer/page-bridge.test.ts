@@ -1,11 +1,14 @@
 /**
  * The app's half of a plugin page's bridge (docs/contract.md §8): only messages from that frame's own window
- * (an opaque origin) are read; only the page's own plugin's methods go through, with the session
- * the page is shown with; only that plugin's events for that session come back.
+ * (an opaque origin) carrying the frame's page token and plugin are read; only the page's own
+ * plugin's methods go through, with the session the page is shown with; only that plugin's events
+ * for that session come back, between the page's hello and its goodbye.
  */
 import { describe, expect, it, vi } from "vitest";
 import type { PluginEvent } from "../../electron/host/rpc/plugin-names.js";
 import { connectPageFrame, PAGE_BRIDGE_TAG } from "../../renderer/src/plugins/page-bridge.js";
+
+const TOKEN = "t".repeat(43);
 
 function setUp(sessionId: string | null = "s-1") {
   let onMessage: ((event: MessageEvent) => void) | null = null;
@@ -23,11 +26,13 @@ function setUp(sessionId: string | null = "s-1") {
       return () => void (onPluginEvent = null);
     }),
   };
-  const stop = connectPageFrame(client, win as never, frame, { pluginId: "charts", sessionId });
+  const stop = connectPageFrame(client, win as never, frame, { pluginId: "charts", sessionId, token: TOKEN });
   const send = (data: unknown, from: unknown = frameWindow, origin = "null") =>
     onMessage?.({ data, source: from, origin } as MessageEvent);
+  const own = { tag: PAGE_BRIDGE_TAG, plugin: "charts", token: TOKEN };
   const request = (id: number, method: unknown, params: unknown = {}) =>
-    send({ tag: PAGE_BRIDGE_TAG, kind: "request", id, method, params });
+    send({ ...own, kind: "request", id, method, params });
+  const hello = (from: Record<string, unknown> = {}) => send({ ...own, kind: "hello", ...from });
   const posted = () => frameWindow.postMessage.mock.calls.map(([message, target]) => ({ message, target }));
   const settle = () => new Promise((r) => setTimeout(r, 0));
   return {
@@ -39,6 +44,8 @@ function setUp(sessionId: string | null = "s-1") {
     settle,
     stop,
     push: (e: PluginEvent) => onPluginEvent?.(e),
+    hello,
+    own,
     win,
   };
 }
@@ -108,8 +115,41 @@ describe("connectPageFrame", () => {
     });
   });
 
+  it("refuses a request without the frame's token or from a page of another plugin", async () => {
+    const t = setUp();
+    t.send({ tag: PAGE_BRIDGE_TAG, kind: "request", id: 1, method: "chart.suggest", params: {} });
+    t.send({ ...t.own, token: "u".repeat(43), kind: "request", id: 2, method: "chart.suggest", params: {} });
+    // A page of another plugin the frame navigated to, holding no token of its own here.
+    t.send({ ...t.own, plugin: "other", kind: "request", id: 3, method: "chart.suggest", params: {} });
+    await t.settle();
+    expect(t.client.callPlugin).not.toHaveBeenCalled();
+    expect(t.posted().map(({ message }) => (message as { error: { reason: string } }).error.reason)).toEqual([
+      "plugin_forbidden",
+      "plugin_forbidden",
+      "plugin_forbidden",
+    ]);
+  });
+
+  it("relays events only after the page's hello with the frame's token, and not after its goodbye", () => {
+    const t = setUp();
+    const event = { pluginId: "charts", event: "chart.written", sessionId: "s-1", payload: { job: "j" } };
+    t.push(event);
+    t.hello({ token: "u".repeat(43) });
+    t.push(event);
+    t.hello({ plugin: "other" });
+    t.push(event);
+    expect(t.posted()).toEqual([]);
+    t.hello();
+    t.push(event);
+    expect(t.posted()).toHaveLength(1);
+    t.send({ ...t.own, kind: "bye" });
+    t.push(event);
+    expect(t.posted()).toHaveLength(1);
+  });
+
   it("relays only its own plugin's events for its own session, until stopped", () => {
     const t = setUp();
+    t.hello();
     t.push({ pluginId: "charts", event: "chart.written", sessionId: "s-1", payload: { job: "j" } });
     t.push({ pluginId: "other", event: "chart.written", sessionId: "s-1", payload: { job: "x" } });
     t.push({ pluginId: "charts", event: "chart.written", sessionId: "s-2", payload: { job: "y" } });

@@ -126,6 +126,87 @@ describe("Settings → Plugins rows", () => {
     expect(within(row("tldr")).queryByRole("alert")).toBeNull();
   });
 
+  it("lists each idle task with its schedule and last run, or that it has not run or is running", async () => {
+    const lastRun = "2026-11-29T13:00:00.000Z";
+    const chores = plugin({
+      id: "chores",
+      enabled: true,
+      status: "loaded",
+      idleTasks: [
+        {
+          name: "dry",
+          intervalHours: 12,
+          minIdleHours: 2,
+          running: false,
+          lastRun,
+          lastStatus: "error",
+          lastError: "no sun today",
+        },
+        {
+          name: "fold",
+          intervalHours: 0.5,
+          minIdleHours: 1,
+          running: true,
+          lastRun: null,
+          lastStatus: null,
+          lastError: null,
+        },
+        {
+          name: "wash",
+          intervalHours: 6,
+          minIdleHours: 1,
+          running: false,
+          lastRun,
+          lastStatus: "ok",
+          lastError: null,
+        },
+        {
+          name: "iron",
+          intervalHours: 24,
+          minIdleHours: 2,
+          running: false,
+          lastRun: null,
+          lastStatus: null,
+          lastError: null,
+        },
+      ],
+    });
+    const off = plugin({
+      id: "resting",
+      idleTasks: [
+        {
+          name: "nap",
+          intervalHours: null,
+          minIdleHours: null,
+          running: false,
+          lastRun,
+          lastStatus: "timeout",
+          lastError: "The idle task did not finish within 600 s.",
+        },
+      ],
+    });
+    renderPage(
+      fakeClient(handlers("web", { "plugins.list": () => ({ plugins: [chores, off, tldrLoaded] }) })),
+    );
+    const list = await within(await findRow("chores")).findByRole("list", { name: "Idle tasks of chores" });
+    const task = (name: string) =>
+      list.querySelector<HTMLElement>(`[data-idle-task="${name}"]`)!.textContent ?? "";
+    expect(task("wash")).toContain("Every 6 h, after 1 h idle");
+    expect(task("wash")).toContain("OK");
+    expect(list.querySelector('[data-idle-task="wash"] time')?.getAttribute("dateTime")).toBe(lastRun);
+    expect(task("dry")).toContain("Failed");
+    expect(task("dry")).toContain("no sun today");
+    expect(task("fold")).toContain("Every 30 min, after 1 h idle");
+    expect(task("fold")).toContain("Running now");
+    expect(task("iron")).toContain("Not run yet");
+    const resting =
+      within(row("resting")).getByRole("list", { name: "Idle tasks of resting" }).textContent ?? "";
+    expect(resting).toContain("Not scheduled while the plugin is off");
+    expect(resting).toContain("Timed out");
+    // A plugin without idle tasks shows no such section.
+    expect(within(row("tldr")).queryByRole("list", { name: "Idle tasks of tldr" })).toBeNull();
+  });
+
   it("lists a loaded plugin's slash commands with their argsHint", async () => {
     renderPage(
       fakeClient(

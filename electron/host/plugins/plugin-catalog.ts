@@ -104,7 +104,16 @@ export class PluginCatalog {
   view(record: PluginRecord): PluginView {
     const entry = this.entry(record.found.id);
     const runtime = runtimeView(record, this.options.budgets, entry, DEFAULT_HEAP_MB);
-    return pluginView(record.found, record.status, record.error, this.options.settings.get(), entry, runtime);
+    const view = pluginView(
+      record.found,
+      record.status,
+      record.error,
+      this.options.settings.get(),
+      entry,
+      runtime,
+    );
+    const idleTasks = this.options.idleTaskViews?.(record.found.id) ?? [];
+    return idleTasks.length > 0 ? { ...view, idleTasks } : view;
   }
 
   /** Tells the host a status changed (it emits `plugins.changed`). */

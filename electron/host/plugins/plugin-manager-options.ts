@@ -4,6 +4,7 @@
  */
 import type { Clock } from "../clock.js";
 import type { Settings, SettingsDocument } from "../config/config-schema.js";
+import type { PluginIdleTaskView } from "../rpc/methods/plugins.js";
 import type { PluginRpcRegistry } from "./pages/rpc-registry.js";
 import type { WorkerServices } from "./runtime/worker-launch.js";
 
@@ -49,4 +50,6 @@ export interface PluginManagerOptions extends Omit<WorkerServices, "rpc"> {
    * when an update declares new ones, and at start (the host emits `plugin.consent_required`).
    */
   onConsentRequired?: (id: string, pendingCapabilities: string[]) => void;
+  /** A plugin's idle tasks for its view (docs/contract.md §9.4); none when absent. */
+  idleTaskViews?: (pluginId: string) => PluginIdleTaskView[];
 }

@@ -92,16 +92,19 @@ export function readPluginEvent(params: unknown): PluginEvent | null {
 
 /** The scheme of a plugin page's URL in `plugins.list` (the desktop serves it as is). */
 export const PLUGIN_PAGE_SCHEME = "hermes-plugin";
+/** The query parameter of a page frame's source carrying its page token (`plugins.pageSession`). */
+export const PAGE_TOKEN_PARAM = "hermesToken";
 /** Where web mode serves `hermes-plugin://<id>/<path>`: `/plugin-pages/<id>/<path>`. */
 export const PLUGIN_PAGES_PATH = "/plugin-pages/";
 
 /**
- * The frame source for a page URL from `plugins.list`, carrying the session it is shown with and
- * the app's origin (which the page's bridge posts to); null for a URL that is not a plugin page.
+ * The frame source for a page URL from `plugins.list`, carrying the session it is shown with, the
+ * app's origin (which the page's bridge posts to) and the frame's page token
+ * (`plugins.pageSession`, `hermesToken`); null for a URL that is not a plugin page.
  */
 export function pageFrameSrc(
   pageUrl: string,
-  how: { web: boolean; sessionId: string | null; parentOrigin: string },
+  how: { web: boolean; sessionId: string | null; parentOrigin: string; token: string },
 ): string | null {
   let url: URL;
   try {
@@ -112,6 +115,7 @@ export function pageFrameSrc(
   if (url.protocol !== `${PLUGIN_PAGE_SCHEME}:` || !pluginIdPattern.test(url.host)) return null;
   const query = new URLSearchParams({ hermesParent: how.parentOrigin });
   if (how.sessionId) query.set("hermesSession", how.sessionId);
+  query.set(PAGE_TOKEN_PARAM, how.token);
   const path = url.pathname.replace(/^\/+/, "");
   return how.web
     ? `${PLUGIN_PAGES_PATH}${url.host}/${path}?${query.toString()}`

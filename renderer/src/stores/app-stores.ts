@@ -27,6 +27,8 @@ export interface AppStores {
   chat: ChatStores;
   /** Relays one plugin page frame's bridge (docs/contract.md §8); returns the function that stops it. */
   connectPageFrame(frame: HTMLIFrameElement, scope: PageScope): () => void;
+  /** A page frame's token for (plugin, session) (`plugins.pageSession`), and the function that revokes it. */
+  openPageSession(pluginId: string, sessionId: string | null): Promise<{ token: string; end(): void }>;
   /** The `action-items` plugin's items of the open chat (its card under the transcript). */
   actionItems: StoreApi<ActionItemsState>;
   /** Starts listening to `action-items`' events; returns the function that stops it. */
@@ -49,6 +51,13 @@ export function createAppStores(client: HermesClient): AppStores {
     plugins: createPluginsStore(client),
     chat: createChatStores(client),
     connectPageFrame: (frame, scope) => connectPageFrame(client, window, frame, scope),
+    openPageSession: async (pluginId, sessionId) => {
+      const { token } = await client.call("plugins.pageSession", { id: pluginId, sessionId });
+      return {
+        token,
+        end: () => void client.call("plugins.pageSessionEnd", { token }).catch(() => undefined),
+      };
+    },
     actionItems: actionItems.store,
     connectActionItems: actionItems.connect,
   };

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IdleTaskStatusFile } from "../../../electron/host/plugins/idle/idle-task-status.js";
+import type { PluginView } from "../../../electron/host/rpc/methods/plugins.js";
 import { waitFor } from "../support/temp-home.js";
 import { startSessionRig, type SessionRig } from "../sessions/support/session-rig.js";
 
@@ -63,6 +64,78 @@ describe("idle tasks in the host", () => {
       const file = path.join(rig.home, "plugin-data", "tidy", "state.json");
       return fs.existsSync(file) && JSON.parse(fs.readFileSync(file, "utf8")).swept === "sweep";
     });
+  });
+
+  it("plugins.list shows each idle task with its schedule and last run, and keeps them once it stops", async () => {
+    installPlugin(
+      "chores",
+      `export function register(ctx) {
+        ctx.registerIdleTask("wash", () => undefined, { intervalHours: 6, minIdleHours: 1, firstRun: "now" });
+        ctx.registerIdleTask("dry", () => { throw new Error("no sun today"); }, { intervalHours: 12, minIdleHours: 2, firstRun: "now" });
+      }`,
+    );
+    await rig.host.plugins.rescan();
+    await rig.host.plugins.setEnabled("chores", true);
+    await waitFor(() => rig.host.idleTasks.list("chores").length === 2, 5000, "the tasks to register");
+    const listed = async () => {
+      const { plugins } = (await rig.ok("plugins.list", {})) as { plugins: PluginView[] };
+      return plugins.find((p) => p.id === "chores")!.idleTasks;
+    };
+    expect(await listed()).toEqual([
+      {
+        name: "dry",
+        intervalHours: 12,
+        minIdleHours: 2,
+        running: false,
+        lastRun: null,
+        lastStatus: null,
+        lastError: null,
+      },
+      {
+        name: "wash",
+        intervalHours: 6,
+        minIdleHours: 1,
+        running: false,
+        lastRun: null,
+        lastStatus: null,
+        lastError: null,
+      },
+    ]);
+    const changed = rig.events("plugins.changed").length;
+    // One hour idle: wash is due; two: dry too. Each run settles before the clock moves on.
+    rig.clock.advance(HOUR);
+    await rig.host.idleTasks.settled();
+    const ranAt = new Date(rig.clock.now()).toISOString();
+    rig.clock.advance(HOUR);
+    await rig.host.idleTasks.settled();
+    const after = await listed();
+    expect(after).toEqual([
+      expect.objectContaining({
+        name: "dry",
+        lastStatus: "error",
+        lastError: expect.stringContaining("no sun today"),
+      }),
+      {
+        name: "wash",
+        intervalHours: 6,
+        minIdleHours: 1,
+        running: false,
+        lastRun: ranAt,
+        lastStatus: "ok",
+        lastError: null,
+      },
+    ]);
+    // Each recorded run tells the app, so the Plugins page refreshes.
+    expect(rig.events("plugins.changed").length).toBeGreaterThanOrEqual(changed + 2);
+
+    // Disabled, it registers nothing; what its data remembers still shows, without a schedule.
+    await rig.host.plugins.setEnabled("chores", false);
+    expect((await listed())?.map((t) => [t.name, t.intervalHours, t.lastStatus])).toEqual([
+      ["dry", null, "error"],
+      ["wash", null, "ok"],
+    ]);
+    const { plugins } = (await rig.ok("plugins.list", {})) as { plugins: PluginView[] };
+    expect(plugins.find((p) => p.id === "tidy")?.idleTasks).toBeUndefined();
   });
 
   it("a closing host starts no run", async () => {

@@ -18,6 +18,9 @@ const options = {
   base: "/plugin-pages/charts/",
   selfOrigin: "http://127.0.0.1:4000",
   frameAncestors: ["http://127.0.0.1:4000", "http://localhost:4000"],
+  pluginId: "charts",
+  socketUrl: null,
+  tokenFits: true,
 };
 
 beforeAll(() => {
@@ -70,7 +73,18 @@ describe("servePluginPage", () => {
     );
     const bridge = await servePluginPage(site, "__hermes/bridge.js", options);
     expect(bridge.status).toBe(200);
-    expect(bridge.body).toBe(pageBridgeScript);
+    expect(bridge.body).toBe(pageBridgeScript({ pluginId: "charts", socketUrl: null }));
+  });
+
+  it("allows the page socket as its only connection, and refuses a page opened with another plugin's token", async () => {
+    const socketUrl = "ws://127.0.0.1:4000/plugin-pages/charts/__hermes/socket";
+    const withSocket = await servePluginPage(site, "page/index.html", { ...options, socketUrl });
+    expect(withSocket.headers["Content-Security-Policy"]).toContain(`connect-src ${socketUrl};`);
+    const bridge = await servePluginPage(site, "__hermes/bridge.js", { ...options, socketUrl });
+    expect(String(bridge.body)).toContain(JSON.stringify({ pluginId: "charts", socketUrl }));
+    const refused = await servePluginPage(site, "page/index.html", { ...options, tokenFits: false });
+    expect(refused.status).toBe(403);
+    expect(String(refused.body)).toContain("another plugin's page token");
   });
 
   it("refuses what is not a page file: backend code, dotfiles, .., encoded .., symlinks out, bad escapes", async () => {
@@ -133,12 +147,12 @@ describe("the page rules of the contract", () => {
   });
 
   it("maps a page URL to its frame source in each mode, with the session and the parent's origin", () => {
-    const how = { sessionId: "s-1", parentOrigin: "http://127.0.0.1:4000" };
+    const how = { sessionId: "s-1", parentOrigin: "http://127.0.0.1:4000", token: "tok" };
     expect(pageFrameSrc("hermes-plugin://charts/page/index.html", { ...how, web: true })).toBe(
-      "/plugin-pages/charts/page/index.html?hermesParent=http%3A%2F%2F127.0.0.1%3A4000&hermesSession=s-1",
+      "/plugin-pages/charts/page/index.html?hermesParent=http%3A%2F%2F127.0.0.1%3A4000&hermesSession=s-1&hermesToken=tok",
     );
     expect(pageFrameSrc("hermes-plugin://charts/page/index.html", { ...how, web: false })).toBe(
-      "hermes-plugin://charts/page/index.html?hermesParent=http%3A%2F%2F127.0.0.1%3A4000&hermesSession=s-1",
+      "hermes-plugin://charts/page/index.html?hermesParent=http%3A%2F%2F127.0.0.1%3A4000&hermesSession=s-1&hermesToken=tok",
     );
     expect(pageFrameSrc("https://evil.example/x.html", { ...how, web: true })).toBeNull();
     expect(pageFrameSrc("not a url", { ...how, web: true })).toBeNull();

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PageSite } from "../../../electron/host/plugins/pages/page-site.js";
+import { PageSessions } from "../../../electron/host/plugins/pages/page-sessions.js";
 import { tempHome } from "../support/temp-home.js";
 
 type Handler = (request: Request) => Promise<Response>;
@@ -38,7 +39,14 @@ describe("hermes-plugin://", () => {
 
   it("serves a loaded plugin's page with the bridge and the sandboxing CSP; refuses the rest", async () => {
     const { servePluginPages } = await import("../../../electron/plugin-protocol.js");
-    servePluginPages((id) => (id === "charts" ? site : null), "app://hermes");
+    const sessions = new PageSessions();
+    const own = sessions.mint("window:1", "charts", "s").token;
+    const others = sessions.mint("window:1", "tables", "s").token;
+    servePluginPages(
+      (id) => (id === "charts" ? site : null),
+      (token, id) => sessions.servesWith(token, id),
+      "app://hermes",
+    );
     const handle = handlers.get("hermes-plugin")!;
 
     const page = await handle(new Request("hermes-plugin://charts/page/index.html?hermesSession=s"));
@@ -50,6 +58,17 @@ describe("hermes-plugin://", () => {
     expect(csp).toContain("frame-ancestors app://hermes");
     expect(csp).toContain("sandbox allow-scripts");
     expect(csp).toContain("connect-src 'none'");
+
+    // With its own frame's token it is served; with another plugin's page token it is not.
+    expect(
+      (await handle(new Request(`hermes-plugin://charts/page/index.html?hermesToken=${own}`))).status,
+    ).toBe(200);
+    const foreign = await handle(new Request(`hermes-plugin://charts/page/index.html?hermesToken=${others}`));
+    expect(foreign.status).toBe(403);
+    sessions.end(own);
+    expect(
+      (await handle(new Request(`hermes-plugin://charts/page/index.html?hermesToken=${own}`))).status,
+    ).toBe(403);
 
     const bridge = await handle(new Request("hermes-plugin://charts/__hermes/bridge.js"));
     expect(await bridge.text()).toContain("hermesPlugin");

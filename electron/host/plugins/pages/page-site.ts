@@ -4,7 +4,9 @@
  * pages are served (no dotfiles, no `..`, no symlink out), HTML gets the bridge script, and every
  * answer carries a CSP that sandboxes the document (an opaque origin even when opened on its own:
  * no app storage, token or cookies), allows scripts, styles and images only from the plugin's own
- * folder, and no connections at all: a page reaches its backend only through `hermesPlugin`.
+ * folder, and no connection but its own page socket (web mode; none on the desktop): a page
+ * reaches its backend only through `hermesPlugin`. A page asked for with another plugin's page
+ * token is refused, so a frame navigated to another plugin's page never runs it with its scope.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -25,6 +27,12 @@ export interface PageServeOptions {
   selfOrigin: string;
   /** The app's origins, the only ones that may frame the page. */
   frameAncestors: string[];
+  /** The plugin whose pages these are (its bridge is bound to it). */
+  pluginId: string;
+  /** The page socket's URL (web mode), the one connection the page may open; null: none. */
+  socketUrl: string | null;
+  /** False when the request carries a page token that is not this plugin's (or no longer live). */
+  tokenFits: boolean;
 }
 
 export interface PageAnswer {
@@ -44,7 +52,7 @@ export function pageContentSecurityPolicy(options: PageServeOptions): string {
     `style-src ${own} 'unsafe-inline'`,
     `img-src ${own} data: blob:`,
     `font-src ${own}`,
-    "connect-src 'none'",
+    `connect-src ${options.socketUrl ?? "'none'"}`,
     "form-action 'none'",
     "base-uri 'none'",
     `frame-ancestors ${options.frameAncestors.join(" ")}`,
@@ -82,6 +90,13 @@ export async function servePluginPage(
   options: PageServeOptions,
 ): Promise<PageAnswer> {
   if (!site) return notFound(options, "no enabled plugin has this page.");
+  if (!options.tokenFits) {
+    return {
+      status: 403,
+      headers: pageHeaders(options, "text/plain; charset=utf-8"),
+      body: "Forbidden: this page was opened with another plugin's page token; open it from the app's navigation.",
+    };
+  }
   let decoded: string;
   try {
     decoded = decodeURIComponent(relPath);
@@ -89,7 +104,11 @@ export async function servePluginPage(
     return notFound(options, "the path is not valid.");
   }
   if (decoded === PAGE_BRIDGE_PATH) {
-    return { status: 200, headers: pageHeaders(options, contentTypeFor(".js")), body: pageBridgeScript };
+    return {
+      status: 200,
+      headers: pageHeaders(options, contentTypeFor(".js")),
+      body: pageBridgeScript({ pluginId: options.pluginId, socketUrl: options.socketUrl }),
+    };
   }
   const segments = decoded.split(/[/\\]/);
   if (decoded.includes("\0") || segments.some((s) => s === "" || s.startsWith("."))) {

@@ -20,6 +20,23 @@ export interface PluginView {
   warnings: string[];
   /** Present once the plugin was started (status loading, loaded, or failed after running). */
   runtime?: PluginRuntimeView;
+  /** Its idle tasks (docs/contract.md §9.4) and what each last did; absent when it has none. */
+  idleTasks?: PluginIdleTaskView[];
+}
+
+/** One idle task of a plugin, from its `plugin-data/<id>/idle-tasks.json` (`last_run`, `last_status`). */
+export interface PluginIdleTaskView {
+  name: string;
+  /** Its schedule; null while the plugin is not running (only a running plugin registers it). */
+  intervalHours: number | null;
+  minIdleHours: number | null;
+  /** A run is in progress now. */
+  running: boolean;
+  /** ISO time the last run started; null before its first run. */
+  lastRun: string | null;
+  lastStatus: "ok" | "error" | "timeout" | null;
+  /** Why the last run failed; null after a run that went well. */
+  lastError: string | null;
 }
 
 /** How a plugin's worker is doing (docs/contract.md §5.4). */
@@ -84,6 +101,30 @@ export const pluginMethods = {
     additionalProperties: false,
     required: ["id", "capability"],
     properties: { id: pluginId, capability: { type: "string", maxLength: 64 } },
+  }),
+  /**
+   * A per-frame capability for one plugin page (docs/contract.md §8, §11): the frame's page socket
+   * (web mode) and page serving accept it; it is bound to this plugin and session, opens sockets
+   * only until `expiresAt` (ms since the epoch), and is never the app's token.
+   */
+  "plugins.pageSession": method<
+    { id: string; sessionId: string | null },
+    { token: string; expiresAt: number }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "sessionId"],
+    properties: {
+      id: pluginId,
+      sessionId: { anyOf: [{ type: "string", pattern: "^[A-Za-z0-9_.:-]{1,128}$" }, { type: "null" }] },
+    },
+  }),
+  /** Revokes a page token (its frame went away) and closes the sockets opened with it. */
+  "plugins.pageSessionEnd": method<{ token: string }, { ended: boolean }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["token"],
+    properties: { token: { type: "string", maxLength: 64 } },
   }),
   /** Creates `<home>/plugins` when missing; `opened` is false where the platform cannot open it (web mode). */
   "plugins.openFolder": method<EmptyParams, { path: string; opened: boolean }>(noParams),

@@ -7,6 +7,7 @@ import { Switch } from "../../ui/switch.js";
 import { usePlugins } from "../../stores/stores-context.js";
 import { selectCommandsOf } from "../../stores/plugins-store.js";
 import { PluginCapabilities, PluginCommands } from "./plugin-details.js";
+import { PluginIdleTasks } from "./plugin-idle-tasks.js";
 import { PluginRuntime } from "./plugin-runtime.js";
 import { PluginStatusBadge } from "./plugin-status-badge.js";
 
@@ -78,6 +79,7 @@ export function PluginRow({ plugin }: { plugin: PluginView }) {
         <PluginCommands name={plugin.name} commands={commands} />
         <PluginCapabilities plugin={plugin} />
         <PluginRuntime plugin={plugin} />
+        <PluginIdleTasks plugin={plugin} />
       </div>
     </li>
   );
