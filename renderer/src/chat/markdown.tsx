@@ -2,14 +2,21 @@
  * A reply as Markdown (GFM, footnotes) with highlighted code and a copy button per code block,
  * math (KaTeX) and Mermaid diagrams, both loaded only when a reply needs them. Rendered
  * block by block (see markdown-blocks.ts) so streaming text re-parses only its growing tail.
+ *
+ * Streaming stays off the critical path of a frame: the text is a deferred value, so parsing new
+ * blocks happens in React's interruptible background render (yielding every few milliseconds)
+ * instead of in the frame that received the text; parsed blocks are cached by their text, so a
+ * background render that is restarted by the next frame's text keeps what it already parsed; and
+ * the block still being written is shown without syntax highlighting until it is closed.
  */
-import { memo, useMemo, useState, type ReactNode } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
+import { memo, useDeferredValue, useMemo, useState, type ReactElement, type ReactNode } from "react";
+import renderMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import type { PluggableList } from "unified";
 import { CopyButton } from "./copy-button.js";
 import { GrowingBlockSplitter } from "./markdown-blocks.js";
-import { useMathPlugins } from "./math-plugins.js";
+import { useMathPlugins, type MathPlugins } from "./math-plugins.js";
 import { MermaidDiagram } from "./mermaid-diagram.js";
 
 const remarkPlugins = [remarkGfm];
@@ -54,33 +61,68 @@ const components: Components = {
   },
 };
 
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  const math = useMathPlugins(text);
-  const remark = useMemo(() => (math ? [...remarkPlugins, ...math.remark] : remarkPlugins), [math]);
+/** Parsed blocks by variant and text: a block is parsed once, however often it is rendered. */
+const parsedBlocks = new Map<string, ReactElement>();
+/** Enough for several long replies on screen; the oldest entries go first. */
+const parsedBlocksLimit = 4000;
+
+/** Whether a block may hold a code block (fenced, or indented by four spaces or a tab). */
+const mayHoldCodeBlock = (text: string): boolean => /^ {0,3}(`{3,}|~{3,})|^( {4}|\t)/m.test(text);
+
+function parseBlock(text: string, math: MathPlugins | null, wantHighlight: boolean): ReactElement {
+  // Highlighting touches only code blocks: without one, both variants are the same parse.
+  const highlight = wantHighlight && mayHoldCodeBlock(text);
+  const key = `${math ? "m" : "-"}${highlight ? "h" : "-"}${text}`;
+  const cached = parsedBlocks.get(key);
+  if (cached) return cached;
+  const remark: PluggableList = math ? [...remarkPlugins, ...math.remark] : remarkPlugins;
   // KaTeX runs before highlighting, which only touches code.
-  const rehype = useMemo(() => (math ? [...math.rehype, ...rehypePlugins] : rehypePlugins), [math]);
+  const rehype: PluggableList = [...(math ? math.rehype : []), ...(highlight ? rehypePlugins : [])];
+  // react-markdown's component is a pure function of its props (no hooks): called directly, its
+  // result can be kept.
+  const element = renderMarkdown({
+    children: text,
+    remarkPlugins: remark,
+    rehypePlugins: rehype,
+    components,
+  });
+  if (parsedBlocks.size >= parsedBlocksLimit) {
+    parsedBlocks.delete(parsedBlocks.keys().next().value as string);
+  }
+  parsedBlocks.set(key, element);
+  return element;
+}
+
+const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
+  const math = useMathPlugins(text);
   // Each block is its own containment box: off-screen blocks of a long reply skip layout and paint.
-  return (
-    <div className="markdown-block">
-      <ReactMarkdown remarkPlugins={remark} rehypePlugins={rehype} components={components}>
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+  return <div className="markdown-block">{parseBlock(text, math, highlight)}</div>;
 });
 
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({
+  text,
+  streaming = false,
+}: {
+  text: string;
+  /** The text is still being written: its last block is open. */
+  streaming?: boolean;
+}) {
+  // A frame that brings more text renders the blocks already shown; the new text follows in a
+  // background render that yields to the next frame.
+  // A reply that mounts while streaming starts empty, so its first text is not parsed in a frame.
+  const shown = useDeferredValue(text, streaming ? "" : text);
   // One splitter per rendered reply: while it streams, each frame scans only the new text.
   const [splitter] = useState(() => new GrowingBlockSplitter());
   const blocks = useMemo(() => {
-    const split = splitter.split(text);
+    const split = splitter.split(shown);
     // Footnote references and their definitions must be parsed together to link up.
-    return split.hasFootnotes ? [text] : split.blocks;
-  }, [splitter, text]);
+    return split.hasFootnotes ? [shown] : split.blocks;
+  }, [splitter, shown]);
+  const last = blocks.length - 1;
   return (
     <div className="markdown">
       {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} />
+        <MarkdownBlock key={index} text={block} highlight={!streaming || index < last} />
       ))}
     </div>
   );

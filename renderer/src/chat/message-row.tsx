@@ -71,7 +71,7 @@ export const MessageRow = memo(function MessageRow({
           </header>
         ) : null}
         {message.content ? (
-          <Markdown text={message.content} />
+          <Markdown text={message.content} streaming={streaming} />
         ) : streaming && toolCalls.length === 0 ? (
           <p className="typing" aria-label="Writing a reply">
             <span />
