@@ -109,8 +109,7 @@ export const Markdown = memo(function Markdown({
 }) {
   // A frame that brings more text renders the blocks already shown; the new text follows in a
   // background render that yields to the next frame.
-  // A reply that mounts while streaming starts empty, so its first text is not parsed in a frame.
-  const shown = useDeferredValue(text, streaming ? "" : text);
+  const shown = useDeferredValue(text);
   // One splitter per rendered reply: while it streams, each frame scans only the new text.
   const [splitter] = useState(() => new GrowingBlockSplitter());
   const blocks = useMemo(() => {
