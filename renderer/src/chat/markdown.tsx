@@ -3,20 +3,19 @@
  * math (KaTeX) and Mermaid diagrams, both loaded only when a reply needs them. Rendered
  * block by block (see markdown-blocks.ts) so streaming text re-parses only its growing tail.
  *
- * Streaming stays off the critical path of a frame: the text is a deferred value, so parsing new
- * blocks happens in React's interruptible background render (yielding every few milliseconds)
- * instead of in the frame that received the text; parsed blocks are cached by their text, so a
- * background render that is restarted by the next frame's text keeps what it already parsed; and
- * the block still being written is shown without syntax highlighting until it is closed.
+ * Streaming keeps every frame short: a frame parses new blocks for a few milliseconds at most and
+ * shows the blocks parsed so far, the rest following in the next frames (a fast stream is shown
+ * a little behind, never in one long task); parsed blocks are cached by their text; and the block
+ * still being written is shown without syntax highlighting until it is closed.
  */
-import { memo, useDeferredValue, useMemo, useState, type ReactElement, type ReactNode } from "react";
+import { memo, useEffect, useMemo, useReducer, useState, type ReactElement, type ReactNode } from "react";
 import renderMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import type { PluggableList } from "unified";
 import { CopyButton } from "./copy-button.js";
 import { GrowingBlockSplitter } from "./markdown-blocks.js";
-import { useMathPlugins, type MathPlugins } from "./math-plugins.js";
+import { currentMathPlugins, useMathPlugins, type MathPlugins } from "./math-plugins.js";
 import { MermaidDiagram } from "./mermaid-diagram.js";
 
 const remarkPlugins = [remarkGfm];
@@ -69,10 +68,15 @@ const parsedBlocksLimit = 4000;
 /** Whether a block may hold a code block (fenced, or indented by four spaces or a tab). */
 const mayHoldCodeBlock = (text: string): boolean => /^ {0,3}(`{3,}|~{3,})|^( {4}|\t)/m.test(text);
 
-function parseBlock(text: string, math: MathPlugins | null, wantHighlight: boolean): ReactElement {
+function blockKey(text: string, math: MathPlugins | null, wantHighlight: boolean): string {
   // Highlighting touches only code blocks: without one, both variants are the same parse.
   const highlight = wantHighlight && mayHoldCodeBlock(text);
-  const key = `${math ? "m" : "-"}${highlight ? "h" : "-"}${text}`;
+  return `${math ? "m" : "-"}${highlight ? "h" : "-"}${text}`;
+}
+
+function parseBlock(text: string, math: MathPlugins | null, wantHighlight: boolean): ReactElement {
+  const key = blockKey(text, math, wantHighlight);
+  const highlight = key[1] === "h";
   const cached = parsedBlocks.get(key);
   if (cached) return cached;
   const remark: PluggableList = math ? [...remarkPlugins, ...math.remark] : remarkPlugins;
@@ -95,9 +99,36 @@ function parseBlock(text: string, math: MathPlugins | null, wantHighlight: boole
 
 const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
   const math = useMathPlugins(text);
-  // Each block is its own containment box: off-screen blocks of a long reply skip layout and paint.
   return <div className="markdown-block">{parseBlock(text, math, highlight)}</div>;
 });
+
+/** Blocks per group: a long reply is a few dozen boxes for layout to track, not hundreds. */
+const groupSize = 16;
+
+interface BlockGroupProps {
+  blocks: readonly string[];
+  /** The block still being written, by its index in this group (-1: none). */
+  open: number;
+}
+
+const sameGroup = (a: BlockGroupProps, b: BlockGroupProps): boolean =>
+  a.open === b.open &&
+  a.blocks.length === b.blocks.length &&
+  a.blocks.every((block, i) => block === b.blocks[i]);
+
+// Each group is its own containment box: off-screen parts of a long reply skip layout and paint.
+const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
+  return (
+    <div className="markdown-group">
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} text={block} highlight={index !== open} />
+      ))}
+    </div>
+  );
+}, sameGroup);
+
+/** How long one render may spend parsing new blocks of a streaming reply. */
+const parseBudgetMs = 3;
 
 export const Markdown = memo(function Markdown({
   text,
@@ -107,21 +138,58 @@ export const Markdown = memo(function Markdown({
   /** The text is still being written: its last block is open. */
   streaming?: boolean;
 }) {
-  // A frame that brings more text renders the blocks already shown; the new text follows in a
-  // background render that yields to the next frame.
-  const shown = useDeferredValue(text);
   // One splitter per rendered reply: while it streams, each frame scans only the new text.
   const [splitter] = useState(() => new GrowingBlockSplitter());
   const blocks = useMemo(() => {
-    const split = splitter.split(shown);
+    const split = splitter.split(text);
     // Footnote references and their definitions must be parsed together to link up.
-    return split.hasFootnotes ? [shown] : split.blocks;
-  }, [splitter, shown]);
+    return split.hasFootnotes ? [text] : split.blocks;
+  }, [splitter, text]);
   const last = blocks.length - 1;
+  const highlightOf = (index: number) => !streaming || index < last;
+
+  // While it streams, and until it has caught up, a render parses for at most the budget and shows
+  // the blocks parsed so far; the next frame goes on.
+  const [lagging, setLagging] = useState(false);
+  const [, renderAgain] = useReducer((count: number) => count + 1, 0);
+  let shown = blocks.length;
+  if (streaming || lagging) {
+    const isParsed = (index: number) => {
+      const block = blocks[index] as string;
+      return parsedBlocks.has(blockKey(block, currentMathPlugins(block), highlightOf(index)));
+    };
+    // Blocks are parsed in order: the ones still to parse are the tail.
+    let first = blocks.length;
+    while (first > 0 && !isParsed(first - 1)) first--;
+    const deadline = performance.now() + parseBudgetMs;
+    for (let index = first; index < blocks.length; index++) {
+      if (performance.now() > deadline) {
+        shown = index;
+        break;
+      }
+      const block = blocks[index] as string;
+      parseBlock(block, currentMathPlugins(block), highlightOf(index));
+    }
+  }
+  const behind = shown < blocks.length;
+  useEffect(() => setLagging(behind), [behind]);
+  useEffect(() => {
+    if (!behind) return;
+    const frame = requestAnimationFrame(renderAgain);
+    return () => cancelAnimationFrame(frame);
+  });
+
+  const open = streaming ? last : -1;
+  const groups: number[] = [];
+  for (let start = 0; start < shown; start += groupSize) groups.push(start);
   return (
     <div className="markdown">
-      {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} highlight={!streaming || index < last} />
+      {groups.map((start) => (
+        <BlockGroup
+          key={start}
+          blocks={blocks.slice(start, Math.min(start + groupSize, shown))}
+          open={open >= start && open < start + groupSize ? open - start : -1}
+        />
       ))}
     </div>
   );
