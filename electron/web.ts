@@ -1,6 +1,11 @@
 /**
  * Web mode (`npm run web -- [--port N] [--home DIR]`): the same host and UI, served to a browser on
  * 127.0.0.1 only, behind a launch token.
+ *
+ * The page doesn't wait for the host: the server listens (and the URL is printed) first and serves
+ * the shell, which paints without a single call. The host (most of the app's code, and its
+ * services) starts when the page first connects or makes a call, or after a short grace period
+ * when nothing does; calls that arrive before it is up are answered as soon as it is.
  */
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
@@ -8,11 +13,24 @@ import { fileURLToPath } from "node:url";
 import { appVersion } from "./app-version.js";
 import { LaunchArgsError, parseLaunchArgs } from "./cli-args.js";
 import { ConfigUnreadableError } from "./host/config/config-errors.js";
+import { findUnreadableConfig } from "./host/config/config-file.js";
 import { resolveDataHome } from "./host/data-home.js";
-import { createHost } from "./host/create-host.js";
-import { createKeytarVault } from "./host/secrets/vault.js";
+import type { Host } from "./host/create-host.js";
+import type { EventListener } from "./host/events.js";
+import { PageSessions } from "./host/plugins/pages/page-sessions.js";
 import { requireStrongToken, WeakWebTokenError } from "./web/auth.js";
 import { startWebServer } from "./web/server.js";
+
+/** How long the host waits for a first connection before starting on its own. */
+const hostGraceMs = 1500;
+
+async function startHost(home: string, pageSessions: PageSessions): Promise<Host> {
+  const [{ createHost }, { createKeytarVault }] = await Promise.all([
+    import("./host/create-host.js"),
+    import("./host/secrets/vault.js"),
+  ]);
+  return createHost({ home, vault: createKeytarVault(), mode: "web", version: appVersion(), pageSessions });
+}
 
 async function main(): Promise<void> {
   let args;
@@ -34,27 +52,59 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const home = resolve(resolveDataHome(args.home));
-  let host;
-  try {
-    host = createHost({ home, vault: createKeytarVault(), mode: "web", version: appVersion() });
-  } catch (err) {
-    if (!(err instanceof ConfigUnreadableError)) throw err;
-    console.error(err.message);
+  // An unreadable config.yaml stops the launch before anything is announced.
+  const unreadable = findUnreadableConfig(home);
+  if (unreadable) {
+    console.error(unreadable.message);
     process.exit(1);
   }
-  for (const notice of host.settings.notices()) console.warn(`Notice: ${notice.message}`);
 
+  // Page frames' tokens live outside the host so the server can check them before the host is up.
+  const pageSessions = new PageSessions();
+  let host: Host | null = null;
+  let hostStarting: Promise<Host> | null = null;
+  let reportStarted: (up: Host) => void = () => undefined;
+  let reportFailed: (error: unknown) => void = () => undefined;
+  const hostReady = new Promise<Host>((resolve, reject) => {
+    reportStarted = resolve;
+    reportFailed = reject;
+  });
+  const bootHost = (): Promise<Host> => {
+    if (!hostStarting) {
+      hostStarting = startHost(home, pageSessions).then((started) => (host = started));
+      hostStarting.then(reportStarted, reportFailed);
+    }
+    return hostReady;
+  };
+  const closeHost = async (): Promise<void> => {
+    const starting = hostStarting as Promise<Host> | null;
+    await starting?.then((up) => up.close()).catch(() => undefined);
+  };
+  // Until the host is up, calls wait for it and event subscriptions are attached once it is.
+  const whenUp = (): Promise<Host> => bootHost().catch(() => new Promise<never>(() => undefined));
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "renderer");
   let server;
   try {
     server = await startWebServer({
-      router: host.router,
-      events: host.events,
+      router: { handle: async (frame, ctx) => (await whenUp()).router.handle(frame, ctx) },
+      events: {
+        subscribe(listener: EventListener) {
+          let unsubscribe: (() => void) | null = null;
+          let gone = false;
+          void whenUp().then((up) => {
+            if (!gone) unsubscribe = up.events.subscribe(listener);
+          });
+          return () => {
+            gone = true;
+            unsubscribe?.();
+          };
+        },
+      },
       token,
       port: args.port,
       staticDir,
-      pluginPages: (id) => host.plugins.pageSite(id),
-      pageSessions: host.pageSessions,
+      pluginPages: (id) => host?.plugins.pageSite(id) ?? null,
+      pageSessions,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -63,22 +113,34 @@ async function main(): Promise<void> {
         ? `Port ${args.port} is already in use: pick another with --port, or --port 0 for a free one.`
         : `Could not start the web UI: ${(err as Error).message}`,
     );
-    await host.close();
+    await closeHost();
     process.exit(1);
   }
   console.log(`Hermes Desktop web UI: ${server.url}`);
-  // Said once on the console too, so a fresh install without a keychain learns why and what to do.
-  void host.keychain.settled().then(() => {
-    for (const notice of host.keychain.notices()) console.warn(`Notice: ${notice.message}`);
-  });
-
+  // Nobody connected: the host starts anyway (idle tasks, interrupted replies) once the grace is over.
+  setTimeout(() => void bootHost().catch(() => undefined), hostGraceMs).unref();
   const stop = async () => {
     await server.close();
-    await host.close();
+    await closeHost();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
+
+  let up: Host;
+  try {
+    up = await hostReady;
+  } catch (err) {
+    // The file turned unreadable after the look above, or the host failed to start.
+    console.error(err instanceof ConfigUnreadableError ? err.message : `Could not start: ${String(err)}`);
+    await server.close();
+    process.exit(1);
+  }
+  for (const notice of up.settings.notices()) console.warn(`Notice: ${notice.message}`);
+  // Said once on the console too, so a fresh install without a keychain learns why and what to do.
+  void up.keychain.settled().then(() => {
+    for (const notice of up.keychain.notices()) console.warn(`Notice: ${notice.message}`);
+  });
 }
 
 void main();

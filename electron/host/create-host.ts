@@ -64,6 +64,8 @@ export interface HostOptions {
   pluginHostLaunch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn">;
   /** Shorter deadlines, heartbeats and restart delays, for tests; docs/contract.md §5.4's values by default. */
   pluginTimings?: PluginTimings;
+  /** Page frames' tokens, when the transport made them before the host started (web mode). */
+  pageSessions?: PageSessions;
 }
 
 export interface PluginTimings {
@@ -279,7 +281,7 @@ export function createHost(options: HostOptions): Host {
   // A slot a plugin registers after its `register` ran must reach the page too.
   const unwatchSlots = auxiliaryTasks.onChange(() => events.emit("plugins.changed", null, {}));
 
-  const pageSessions = new PageSessions(clock);
+  const pageSessions = options.pageSessions ?? new PageSessions(clock);
   const handlers: HandlerTable = {
     "host.info": async () => ({
       version: options.version,

@@ -37,7 +37,8 @@ import { securityHeaders, serveStatic } from "./static-files.js";
 
 export interface WebServerOptions {
   router: Router;
-  events: EventHub;
+  /** Where event frames come from (each connection subscribes). */
+  events: Pick<EventHub, "subscribe">;
   token: string;
   /** 0 or absent: a free port. */
   port?: number;

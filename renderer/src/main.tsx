@@ -4,7 +4,8 @@ import { createRoot } from "react-dom/client";
 import { createHermesClient } from "./api/create-client.js";
 import { connectStoresToHost, createAppStores } from "./stores/app-stores.js";
 import { StoresProvider } from "./stores/stores-context.js";
-import { App } from "./ui/app.js";
+import { preloadMarkdown } from "./chat/lazy-markdown.js";
+import { App, preloadScreens } from "./ui/app.js";
 import "./styles/tokens.css";
 import "./styles/base.css";
 import "./styles/controls.css";
@@ -33,3 +34,13 @@ createRoot(root).render(
     </StoresProvider>
   </StrictMode>,
 );
+
+// What the first paint left out, fetched once the page is idle so it is there when needed.
+const whenIdle = (work: () => void) =>
+  typeof requestIdleCallback === "function"
+    ? requestIdleCallback(work, { timeout: 2000 })
+    : setTimeout(work, 200);
+whenIdle(() => {
+  void preloadMarkdown();
+  void preloadScreens();
+});

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { findChromium } from "../find-chromium.mjs";
-import { spawnUntilUrl } from "./spawn-url.mjs";
+import { spawnUntilUrl, stopChild } from "./spawn-url.mjs";
 import { median, ms } from "./stats.mjs";
 import { figure } from "./figure.mjs";
 // Headless Chromium on a closed network: no sandbox as root, no background fetches.
@@ -33,7 +33,7 @@ async function measure(browser, start) {
     await page.locator('nav[aria-label="Main"]').first().waitFor({ state: "visible" });
     return performance.now() - t0;
   } finally {
-    child.kill();
+    await stopChild(child);
     await context.close();
   }
 }

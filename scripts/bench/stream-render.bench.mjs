@@ -13,7 +13,7 @@ import { findChromium } from "../find-chromium.mjs";
 // Headless Chromium on a closed network: no sandbox as root, no background fetches.
 import chromiumArgs from "../chromium-args.json" with { type: "json" };
 import { figure } from "./figure.mjs";
-import { spawnUntilUrl } from "./spawn-url.mjs";
+import { spawnUntilUrl, stopChild } from "./spawn-url.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const totalTokens = 40_000;
@@ -226,7 +226,7 @@ export async function run() {
     ];
   } finally {
     await browser.close();
-    host.child.kill();
+    await stopChild(host.child);
     provider.server.close();
     rmSync(home, { recursive: true, force: true });
   }

@@ -3,7 +3,11 @@ import { render } from "@testing-library/react";
 import type { HermesClient } from "../../renderer/src/api/client";
 import { connectStoresToHost, createAppStores, type AppStores } from "../../renderer/src/stores/app-stores";
 import { StoresProvider } from "../../renderer/src/stores/stores-context";
-import { App } from "../../renderer/src/ui/app";
+import { preloadMarkdown } from "../../renderer/src/chat/lazy-markdown";
+import { App, preloadScreens } from "../../renderer/src/ui/app";
+
+// The app loads these chunks after its first paint; the tests render with them in place.
+await Promise.all([preloadScreens(), preloadMarkdown()]);
 
 export function renderApp(client: HermesClient): { stores: AppStores; disconnect(): void } {
   const stores = createAppStores(client);

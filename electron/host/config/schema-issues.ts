@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { ConfigIssue } from "./config-errors.js";
 import { settingsSchema } from "./config-schema.js";
 import { findSecretsUnderProviders } from "./secret-guard.js";
@@ -10,12 +10,21 @@ export interface DocumentIssue extends ConfigIssue {
 
 // Our own ajv instance (not conf's) so messages and recovery stay ours. `verbose` gives each
 // error its schema, whose `description` becomes the "must be …" phrase.
-const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, validateSchema: false });
-const validateSettings = ajv.compile(settingsSchema);
+// Compiled on first use, not at start-up: a first launch (no config.yaml) never needs it.
+let validator: ValidateFunction | null = null;
+export function settingsValidator(): ValidateFunction {
+  validator ??= new Ajv({ allErrors: true, strict: true, verbose: true, validateSchema: false }).compile(
+    settingsSchema,
+  );
+  return validator;
+}
 
 /** Every problem with a settings document: credentials under `providers` first, then the schema. */
 export function findDocumentIssues(doc: Record<string, unknown>): DocumentIssue[] {
+  // The empty document (no config.yaml yet) is every default, which the schema accepts (tested).
+  if (Object.keys(doc).length === 0) return [];
   const issues = findSecretsUnderProviders(doc);
+  const validateSettings = settingsValidator();
   const seen = new Set(issues.map((issue) => issue.key));
   if (!validateSettings(doc)) {
     for (const error of validateSettings.errors ?? []) {

@@ -25,7 +25,9 @@ import { findDocumentIssues, type DocumentIssue } from "./schema-issues.js";
 import { repairDocument, toEffectiveSettings } from "./settings-repair.js";
 import { parseConfigText, serializeConfig } from "./yaml-codec.js";
 
-export const CONFIG_FILE_NAME = "config.yaml";
+import { CONFIG_FILE_NAME } from "./config-file.js";
+
+export { CONFIG_FILE_NAME };
 
 export interface SettingsStoreOptions {
   /** The data home; created when missing. */

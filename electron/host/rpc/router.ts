@@ -30,11 +30,17 @@ export interface Router {
 
 // Our own schemas are checked against the meta-schema by a test, not at every start-up; each
 // method's validator is compiled on its first call so start-up compiles none.
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
+let ajv: Ajv | null = null;
 const validators = new Map<MethodName, ValidateFunction>();
 const validatorFor = (name: MethodName): ValidateFunction => {
   let validate = validators.get(name);
-  if (!validate) validators.set(name, (validate = ajv.compile(methodTable[name].params)));
+  if (!validate)
+    validators.set(
+      name,
+      (validate = (ajv ??= new Ajv({ allErrors: false, strict: false, validateSchema: false })).compile(
+        methodTable[name].params,
+      )),
+    );
   return validate;
 };
 

@@ -81,9 +81,13 @@ export function useFollowOutput(): FollowOutput {
     const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
     const bottom = distance < stickThresholdPx;
     if (bottom) programmatic.current = false;
-    if (!programmatic.current) following.current = bottom;
+    // Text that arrived after our own scroll (and before this event) leaves the view short of the
+    // end with nobody scrolling: only a view higher than where we left it was moved by the person.
+    const grewUnderUs =
+      following.current && lastSetTop.current !== null && element.scrollTop >= lastSetTop.current - 2;
+    if (!programmatic.current && !grewUnderUs) following.current = bottom;
     if (bottom) lastSetTop.current = element.scrollTop;
-    setAtBottom(bottom || programmatic.current);
+    setAtBottom(bottom || programmatic.current || grewUnderUs);
   }, []);
 
   const jumpToLatest = useCallback(

@@ -26,6 +26,11 @@ function loadMath(): Promise<MathPlugins> {
   return loading;
 }
 
+/** The math plugins a block of this text renders with right now (null: none, or not loaded yet). */
+export function currentMathPlugins(text: string): MathPlugins | null {
+  return loaded && mayHoldMath(text) ? loaded : null;
+}
+
 /** Math delimiters outside code: `$$`, or `$…$` around something that is not a price. */
 export function mayHoldMath(text: string): boolean {
   return /\$\$|\\\(|\\\[|\$[^\s$\d][^$\n]*\$/.test(text);

@@ -8,7 +8,7 @@ import type { ChatMessage } from "../stores/chat-model.js";
 import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
 import { useNavigation } from "../stores/stores-context.js";
 import { CopyButton } from "./copy-button.js";
-import { Markdown } from "./markdown.js";
+import { LazyMarkdown } from "./lazy-markdown.js";
 import { isMemoryProposal, MemoryProposal } from "./memory-proposal.js";
 import { ReplyMarks } from "./message-marks.js";
 import { ToolCall, type ToolCallView } from "./tool-call.js";
@@ -71,7 +71,7 @@ export const MessageRow = memo(function MessageRow({
           </header>
         ) : null}
         {message.content ? (
-          <Markdown text={message.content} />
+          <LazyMarkdown text={message.content} streaming={streaming} />
         ) : streaming && toolCalls.length === 0 ? (
           <p className="typing" aria-label="Writing a reply">
             <span />

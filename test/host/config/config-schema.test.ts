@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { defaultSettings } from "../../../electron/host/config/config-schema.js";
-import { findDocumentIssues } from "../../../electron/host/config/schema-issues.js";
+import { findDocumentIssues, settingsValidator } from "../../../electron/host/config/schema-issues.js";
 import { repairDocument, toEffectiveSettings } from "../../../electron/host/config/settings-repair.js";
 
 // The example of docs/contract.md §3, with a real-looking hash.
@@ -35,6 +35,12 @@ chat: {system_prompt: "Be brief."}
 const keysOf = (doc: unknown) => findDocumentIssues(doc as Record<string, unknown>).map((issue) => issue.key);
 
 describe("config schema", () => {
+  it("accepts the empty document (no config.yaml), which start-up takes as valid without compiling the schema", () => {
+    const validate = settingsValidator();
+    expect(validate({})).toBe(true);
+    expect(findDocumentIssues({})).toEqual([]);
+  });
+
   it("accepts the docs/contract.md §3 example, the defaults and an empty file", () => {
     expect(findDocumentIssues(parse(specExample))).toEqual([]);
     expect(findDocumentIssues(defaultSettings() as unknown as Record<string, unknown>)).toEqual([]);

@@ -93,7 +93,8 @@ export interface PluginForks {
   cancel(pluginId: string, forkId: string): void;
 }
 
-const schemaChecker = new Ajv({ strict: false });
+// Made on the first plugin tool registration, not at start-up.
+let schemaChecker: Ajv | null = null;
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function logFields(fields: unknown): Record<string, string | number | boolean | null> {
@@ -177,7 +178,7 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     registerTool: ({ name, toolset, description, parameters, handlerId }) => {
       deps.assertActive();
       try {
-        schemaChecker.compile(parameters);
+        (schemaChecker ??= new Ajv({ strict: false })).compile(parameters);
       } catch (error) {
         throw new PluginRegistrationError(
           `registerTool("${name}"): parameters is not a valid JSON Schema (${describe(error)}).`,

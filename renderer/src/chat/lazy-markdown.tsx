@@ -1,0 +1,24 @@
+/**
+ * The Markdown renderer (react-markdown, GFM, highlight.js: most of the renderer's code) as its
+ * own chunk. The first paint shows no reply, so it need not wait for it: it is preloaded once the
+ * shell is up, and a reply shown before it arrives is plain text for that moment.
+ */
+import { deferredComponent } from "../ui/deferred-component.js";
+
+const DeferredMarkdown = deferredComponent(() => import("./markdown.js").then((module) => module.Markdown));
+
+export const preloadMarkdown = DeferredMarkdown.preload;
+
+export function LazyMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
+  return (
+    <DeferredMarkdown
+      text={text}
+      streaming={streaming}
+      fallback={
+        <div className="markdown markdown-loading">
+          <p>{text}</p>
+        </div>
+      }
+    />
+  );
+}
