@@ -45,6 +45,8 @@ export interface CompactionInput {
   snapshot: SessionSnapshot;
   route: Route;
   signal: AbortSignal;
+  /** Runs before the summary request goes out (the turn writes what it still holds in memory). */
+  beforeRequest?: () => void;
 }
 
 const speaker = (record: MessageRecord): string =>
@@ -75,6 +77,7 @@ export class Compactor {
         .map((r) => `${speaker(r)}: ${r.content.slice(0, MAX_CHARS_PER_MESSAGE)}`),
     ].join("\n\n");
     try {
+      input.beforeRequest?.();
       const outcome = await this.deps.auxiliary.complete(
         {
           task: "compression",

@@ -33,6 +33,8 @@ export class ImageDescriber {
     gatewaySessionKey: string;
     route: Route;
     signal: AbortSignal;
+    /** Runs before a description request goes out (the turn writes what it still holds in memory). */
+    beforeRequest?: () => void;
   }): Promise<void> {
     const { transcript, settings } = this.deps;
     if (supportsVision(settings.get(), input.route.providerId, input.route.model, this.deps.modelInfo))
@@ -45,6 +47,7 @@ export class ImageDescriber {
         r.meta.imageDescriptions === undefined &&
         r.meta.imageError === undefined,
     );
+    if (waiting.length > 0) input.beforeRequest?.();
     for (const record of waiting) {
       if (input.signal.aborted) return;
       try {
