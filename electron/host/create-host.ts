@@ -339,6 +339,7 @@ export function createHost(options: HostOptions): Host {
       unwatch();
       unwatchSlots();
       settings.close();
+      log.close?.();
     },
   };
 }
