@@ -47,6 +47,8 @@ export interface CompactionInput {
   signal: AbortSignal;
   /** Runs before the summary request goes out (the turn writes what it still holds in memory). */
   beforeRequest?: () => void;
+  /** The turn's read of the settings; read now when absent. */
+  settings?: Settings;
 }
 
 const speaker = (record: MessageRecord): string =>
@@ -60,7 +62,7 @@ export class Compactor {
     const { transcript, settings } = this.deps;
     const records = transcript.records(input.sessionId);
     const window = contextWindowOf(
-      settings.get(),
+      input.settings ?? settings.get(),
       input.route.providerId,
       input.route.model,
       this.deps.modelInfo,

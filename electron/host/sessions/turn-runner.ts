@@ -134,7 +134,8 @@ export class TurnRunner {
     const { turnId, gatewaySessionKey, session } = spec;
     const sessionId = session.id;
     // Settings are read once per turn: the routes below carry everything the requests need.
-    const routes = turnRoutes(session.snapshot, this.deps.settings.get());
+    const settings = this.deps.settings.get();
+    const routes = turnRoutes(session.snapshot, settings);
     if (this.deps.hooks.count("pre_llm_call")) {
       // A plugin's hook may take its time: the message is not left in memory for it.
       spec.persistUser?.();
@@ -153,6 +154,7 @@ export class TurnRunner {
       signal: spec.signal,
       takeSteers: spec.takeSteers,
       settleUser,
+      settings,
       ...(spec.persistUser ? { persistUser: spec.persistUser } : {}),
     });
     if (result.status === "ok") {
