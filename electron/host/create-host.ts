@@ -352,6 +352,7 @@ export function createHost(options: HostOptions): Host {
       unwatch();
       unwatchSlots();
       settings.close();
+      log.close?.();
     },
   };
 }

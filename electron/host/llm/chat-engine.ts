@@ -14,6 +14,7 @@ import type { ChatBody, ToolCall } from "./chat-request.js";
 import { createProviderClient } from "./provider-client.js";
 import { ProviderRequestError, toProviderRequestError } from "./provider-request-error.js";
 import { requestKey, withKeychainHint, type RequestKey } from "./request-key.js";
+import { whenSent } from "./request-sent.js";
 import type { Route } from "./route.js";
 import { emptyUsage, mapUsage, type Usage } from "./usage.js";
 
@@ -33,6 +34,12 @@ export interface RequestOptions {
   /** Whole-request bound for non-streamed calls; for streams, the longest silence between chunks. */
   timeoutMs?: number;
   onDelta?: (text: string) => void;
+  /**
+   * Streams only: runs once the request has gone out, before any of its answer is read (the chat
+   * writes the person's message here, overlapping the round trip). What it throws stops the
+   * request and is thrown as is.
+   */
+  whileInFlight?: () => void;
 }
 
 const defaultTimeoutMs = 120_000;
@@ -158,11 +165,32 @@ export class ChatEngine {
     let finishReason: string | null = null;
     let model = route.model;
     const calls: { id: string; name: string; arguments: string }[] = [];
+    let inFlightFailure: { error: unknown } | null = null;
     try {
-      const stream = (await client.chat.completions.create(
-        { ...this.requestBody(route, body), stream: true, stream_options: { include_usage: true } } as never,
-        { signal: watchdog.signal },
-      )) as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+      const sending = options.whileInFlight ? whenSent(chatCompletionsURL(route.baseURL)) : null;
+      const request = Promise.resolve(
+        client.chat.completions.create(
+          {
+            ...this.requestBody(route, body),
+            stream: true,
+            stream_options: { include_usage: true },
+          } as never,
+          { signal: watchdog.signal },
+        ),
+      );
+      if (options.whileInFlight && sending) {
+        // A failure while the caller waits is met by the `await` below (or dropped after an abort).
+        request.catch(() => undefined).finally(sending.abandon);
+        await sending.sent;
+        try {
+          options.whileInFlight();
+        } catch (error) {
+          inFlightFailure = { error };
+          watchdog.abort();
+          throw error;
+        }
+      }
+      const stream = (await request) as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
       // An abort mid-stream ends this loop silently (the SDK's behaviour); `stopped` tells it apart.
       for await (const chunk of stream) {
         kick();
@@ -181,6 +209,7 @@ export class ChatEngine {
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (err) {
+      if (inFlightFailure) throw inFlightFailure.error;
       if (!(options.signal?.aborted || idle)) {
         release(shown.flush());
         throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key, route));
@@ -212,5 +241,15 @@ export class ChatEngine {
       model: this.redact(model),
       stopped: options.signal?.aborted ?? false,
     };
+  }
+}
+
+/** Where the SDK posts a chat request (as fetch names it: origin, path and query). */
+function chatCompletionsURL(baseURL: string): string {
+  try {
+    const url = new URL(`${baseURL.replace(/\/+$/, "")}/chat/completions`);
+    return `${url.origin}${url.pathname}${url.search}`;
+  } catch {
+    return baseURL;
   }
 }

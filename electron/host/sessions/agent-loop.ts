@@ -4,6 +4,7 @@
  * each step: just before every request, after the tool results.
  */
 import type { ChatBody } from "../llm/chat-request.js";
+import type { Settings } from "../config/config-schema.js";
 import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { Compactor } from "./compaction.js";
@@ -37,6 +38,10 @@ export interface AgentLoopInput {
   takeSteers: () => void;
   /** Writes the person's message still owes (its indexing); run with the first reply's write. */
   settleUser?: () => void;
+  /** Writes the person's message itself, while the first request is in flight (Transcript.announceUser). */
+  persistUser?: () => void;
+  /** The turn's one read of the settings (the routes come from it too). */
+  settings?: Settings;
   /** `plugin_fork:<id>` when the loop runs inside a fork (docs/contract.md §5.2); absent for chat turns. */
   turnOrigin?: string;
 }
@@ -59,8 +64,18 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
       if (signal.aborted) return null;
       const tools = toolDefinitions(deps.tools);
       const route = input.routes[0];
+      const beforeRequest = {
+        ...(input.persistUser ? { beforeRequest: input.persistUser } : {}),
+        ...(input.settings ? { settings: input.settings } : {}),
+      };
       if (deps.imageDescriber && route) {
-        await deps.imageDescriber.describePending({ sessionId, gatewaySessionKey, route, signal });
+        await deps.imageDescriber.describePending({
+          sessionId,
+          gatewaySessionKey,
+          route,
+          signal,
+          ...beforeRequest,
+        });
         if (signal.aborted) return null;
       }
       if (deps.compactor && route) {
@@ -71,6 +86,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
           snapshot: input.snapshot,
           route,
           signal,
+          ...beforeRequest,
         });
         if (signal.aborted) return null;
       }
@@ -87,6 +103,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
         routes: input.routes,
         signal,
         ...(input.settleUser ? { settleUser: input.settleUser } : {}),
+        ...(input.persistUser ? { whileInFlight: input.persistUser } : {}),
         body,
       });
       const text = step.reply.content;

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AgentLoopResult } from "./agent-loop.js";
-import type { Transcript } from "./transcript.js";
+import type { PersistMessage, Transcript } from "./transcript.js";
 import type { TurnRunner } from "./turn-runner.js";
 import { HostShutdownAbort, type BusyInputMode, type SendResult, type TurnOrigin } from "./turn-types.js";
 import type { ImageAttachment } from "./image-attachments.js";
@@ -64,6 +64,8 @@ interface TurnStart {
   origin: TurnOrigin;
   gatewaySessionKey: string;
   unsettledUserMessageId?: string;
+  /** Writes the announced message that starts the turn (`Transcript.announceUser`). */
+  persistUser?: PersistMessage;
 }
 
 export type TurnFinished = (
@@ -88,15 +90,22 @@ export class BusyInput {
     const running = lane.running;
     if (!running) {
       const turnId = randomUUID();
-      // The one write in front of the first token: durable now, indexed once the reply starts.
-      const record = this.transcript.appendUserIndexLater({
+      // Announced now, written while the turn's request is in flight (always before its first
+      // token), indexed once the reply starts: nothing stands between the send and the request.
+      const { record, persist } = this.transcript.announceUser({
         sessionId: message.session.id,
         turnId,
         role: "user",
         content: message.text,
         meta: { disposition: "started", origin: message.origin, ...imagesMeta(message) },
       });
-      this.start({ ...message, turnId, unsettledUserMessageId: record.id, messageId: record.id });
+      this.start({
+        ...message,
+        turnId,
+        unsettledUserMessageId: record.id,
+        messageId: record.id,
+        persistUser: persist,
+      });
       return { turnId, disposition: "started" };
     }
     const injectedWait = running.injectedWait?.pending ? running.injectedWait : undefined;
@@ -199,6 +208,7 @@ export class BusyInput {
         gatewaySessionKey: turn.gatewaySessionKey,
         userText: turn.text,
         ...(turn.unsettledUserMessageId ? { unsettledUserMessageId: turn.unsettledUserMessageId } : {}),
+        ...(turn.persistUser ? { persistUser: turn.persistUser } : {}),
         signal: abort.signal,
         takeSteers: () => this.takeSteers(sessionId, turn.turnId),
         ...(running.injectedWait && {

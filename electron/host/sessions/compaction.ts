@@ -45,6 +45,10 @@ export interface CompactionInput {
   snapshot: SessionSnapshot;
   route: Route;
   signal: AbortSignal;
+  /** Runs before the summary request goes out (the turn writes what it still holds in memory). */
+  beforeRequest?: () => void;
+  /** The turn's read of the settings; read now when absent. */
+  settings?: Settings;
 }
 
 const speaker = (record: MessageRecord): string =>
@@ -58,7 +62,7 @@ export class Compactor {
     const { transcript, settings } = this.deps;
     const records = transcript.records(input.sessionId);
     const window = contextWindowOf(
-      settings.get(),
+      input.settings ?? settings.get(),
       input.route.providerId,
       input.route.model,
       this.deps.modelInfo,
@@ -75,6 +79,7 @@ export class Compactor {
         .map((r) => `${speaker(r)}: ${r.content.slice(0, MAX_CHARS_PER_MESSAGE)}`),
     ].join("\n\n");
     try {
+      input.beforeRequest?.();
       const outcome = await this.deps.auxiliary.complete(
         {
           task: "compression",

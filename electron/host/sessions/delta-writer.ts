@@ -2,8 +2,9 @@
  * Streamed text reaches the disk before it reaches anyone's screen: each batch is appended to the
  * reply's row and only then emitted as one `session.delta`, so a crash (even `kill -9`) never loses
  * text a person saw. Batching keeps the speed: a chunk that arrives while nothing is pending goes
- * out at once (the first token waits for one small write, no timer), and chunks that arrive in the
- * same burst are gathered until the event loop turns, then written and shown together.
+ * out at once (the first token waits for one small write, no timer: the one that creates the reply's
+ * row, see `pushWritten`), and chunks that arrive in the same burst are gathered until the event
+ * loop turns, then written and shown together.
  */
 
 export interface DeltaSink {
@@ -26,7 +27,18 @@ export class DeltaWriter {
     this.buffer += text;
     if (this.windowOpen) return;
     this.flush();
-    // Whatever arrives before the loop turns joins the next batch.
+    this.openWindow();
+  }
+
+  /** Text the caller has already written (the first, with the reply's row): shown now, as a flush. */
+  pushWritten(text: string): void {
+    if (this.disposed || !text) return;
+    this.sink.emit(text);
+    this.openWindow();
+  }
+
+  /** Whatever arrives before the loop turns joins the next batch. */
+  private openWindow(): void {
     this.windowOpen = true;
     setImmediate(() => {
       this.windowOpen = false;

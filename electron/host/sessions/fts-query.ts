@@ -68,20 +68,24 @@ export function toMatchExpression(query: ParsedQuery, completions?: readonly str
     .join(" AND ");
 }
 
+// Plain ASCII has no diacritics to strip: lower case is the whole fold (most words, most of the time).
+const NON_ASCII = /[^\p{ASCII}]/u;
+
 /** Lower case without diacritics, as `unicode61 remove_diacritics 2` indexes text. */
 export function foldForSearch(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
     .toLowerCase();
 }
 
-/** The token spans of `text`, with offsets into it. */
-export function tokenSpans(text: string): { start: number; end: number; folded: string }[] {
-  const spans: { start: number; end: number; folded: string }[] = [];
+/** The token spans of `text`, with offsets into it (fold `text.slice(start, end)` to compare one). */
+export function tokenSpans(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
   for (const match of text.matchAll(TOKEN)) {
     const start = match.index;
-    spans.push({ start, end: start + match[0].length, folded: foldForSearch(match[0]) });
+    spans.push({ start, end: start + match[0].length });
   }
   return spans;
 }

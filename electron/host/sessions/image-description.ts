@@ -33,9 +33,20 @@ export class ImageDescriber {
     gatewaySessionKey: string;
     route: Route;
     signal: AbortSignal;
+    /** Runs before a description request goes out (the turn writes what it still holds in memory). */
+    beforeRequest?: () => void;
+    /** The turn's read of the settings; read now when absent. */
+    settings?: Settings;
   }): Promise<void> {
     const { transcript, settings } = this.deps;
-    if (supportsVision(settings.get(), input.route.providerId, input.route.model, this.deps.modelInfo))
+    if (
+      supportsVision(
+        input.settings ?? settings.get(),
+        input.route.providerId,
+        input.route.model,
+        this.deps.modelInfo,
+      )
+    )
       return;
     const waiting = visibleAfterCompaction(transcript.records(input.sessionId)).filter(
       (r) =>
@@ -45,6 +56,7 @@ export class ImageDescriber {
         r.meta.imageDescriptions === undefined &&
         r.meta.imageError === undefined,
     );
+    if (waiting.length > 0) input.beforeRequest?.();
     for (const record of waiting) {
       if (input.signal.aborted) return;
       try {

@@ -1,4 +1,4 @@
-import { tokenSpans, type SearchTerm } from "./fts-query.js";
+import { foldForSearch, tokenSpans, type SearchTerm } from "./fts-query.js";
 import { markdownToPlainText } from "./markdown-plain.js";
 import type { SearchSnippet } from "./types.js";
 
@@ -19,11 +19,14 @@ export function buildSnippet(
   const content = markdownToPlainText(markdown);
   const spans = tokenSpans(content);
   if (spans.length === 0) return { text: content.slice(0, 200), highlights: [] };
-  const matches = (folded: string) =>
-    terms.some((term) => (term.prefix ? folded.startsWith(term.token) : folded === term.token));
+  // Words are folded one at a time, and only up to the first match.
+  const matches = (text: string, span: { start: number; end: number }) => {
+    const folded = foldForSearch(text.slice(span.start, span.end));
+    return terms.some((term) => (term.prefix ? folded.startsWith(term.token) : folded === term.token));
+  };
   const firstHit = Math.max(
     0,
-    spans.findIndex((span) => matches(span.folded)),
+    spans.findIndex((span) => matches(content, span)),
   );
   const from = Math.max(0, Math.min(firstHit - TOKENS_BEFORE, spans.length - TOKENS_TOTAL));
   const to = Math.min(spans.length - 1, from + TOKENS_TOTAL - 1);
@@ -37,7 +40,7 @@ export function buildSnippet(
   const highlights: SearchSnippet["highlights"] = [];
   const shown = tokenSpans(text);
   for (const span of shown) {
-    if (matches(span.folded)) highlights.push({ start: span.start, end: span.end });
+    if (matches(text, span)) highlights.push({ start: span.start, end: span.end });
   }
   return { text, highlights };
 }

@@ -26,6 +26,7 @@ const MAX_COMPLETIONS = 16;
 const SORT_COST_IN_WALK_ROWS = 8;
 
 type Found = { row: number; messageRow: number | null };
+type MessageMatch = { match: string; seekable: boolean };
 
 /**
  * Full-text search over session titles and finished message text. Sessions come newest-updated
@@ -72,9 +73,12 @@ export class SessionSearch {
     this.newestRowsStmt = db
       .prepare<[], number>("SELECT row FROM sessions ORDER BY updated_at DESC, row DESC")
       .pluck();
-    // Rows are never reused, so the span of row ids bounds the number of sessions cheaply.
+    // Rows are never reused, so the span of row ids bounds the number of sessions cheaply. Each
+    // bound is its own subquery: one SELECT with both min() and max() scans the whole table.
     this.sessionCountStmt = db
-      .prepare<[], number>("SELECT coalesce(max(row) - min(row) + 1, 0) FROM sessions")
+      .prepare<[], number>(
+        "SELECT coalesce((SELECT max(row) FROM sessions) - (SELECT min(row) FROM sessions) + 1, 0)",
+      )
       .pluck();
     this.sessionsStmt = db.prepare(
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))`,
@@ -97,7 +101,7 @@ export class SessionSearch {
     const limit = clampLimit(options.limit);
     const titleRows = new Set(this.titleHitsStmt.all(toMatchExpression(parsed)));
     const message = this.messageMatchExpression(parsed);
-    const hits = new MessageHits(this.hitsAfterStmt, message?.match ?? null, this.hitWindow);
+    const hits = new MessageHits(this.hitsAfterStmt, message.match, this.hitWindow);
     hits.read(this.hitWindow);
     const candidates = hits.firstMatch.size + titleRows.size;
     const found =
@@ -112,21 +116,23 @@ export class SessionSearch {
   }
 
   /**
-   * Null when no message can match (the typed prefix completes to no indexed word). `seekable` is
-   * false for a long prefix with too many completions to spell out: each probe of such a query
+   * `seekable` is false for a long prefix with too many completions to spell out: each probe of such a query
    * would re-read all their doclists, so it must not be probed session by session.
    */
-  private messageMatchExpression(parsed: ParsedQuery): { match: string; seekable: boolean } | null {
+  private messageMatchExpression(parsed: ParsedQuery): MessageMatch {
     const prefix = prefixToken(parsed);
     if (prefix === null || [...prefix].length <= LONGEST_INDEXED_PREFIX) {
       return { match: toMatchExpression(parsed), seekable: true };
     }
-    // Terms are compared as UTF-8 bytes; U+10FFFF sorts after every continuation of the prefix.
-    const completions = this.completionsStmt.all(prefix, `${prefix}\u{10FFFF}`, MAX_COMPLETIONS + 1);
-    if (completions.length === 0) return null;
-    return completions.length > MAX_COMPLETIONS
+    // The prefix as a whole word is always one option (a word not in the index just matches
+    // nothing), and the vocabulary is read from just after it: a vocabulary row counts its word's
+    // whole doclist, so a common word typed out in full ("error") would cost a full read of it.
+    // Terms are compared as UTF-8 bytes: "\0" sorts right after the prefix, U+10FFFF after every
+    // continuation of it.
+    const longer = this.completionsStmt.all(`${prefix}\0`, `${prefix}\u{10FFFF}`, MAX_COMPLETIONS);
+    return longer.length >= MAX_COMPLETIONS
       ? { match: toMatchExpression(parsed), seekable: false }
-      : { match: toMatchExpression(parsed, completions), seekable: true };
+      : { match: toMatchExpression(parsed, [prefix, ...longer]), seekable: true };
   }
 
   /** Every match was read and they are few: sort their sessions. */
@@ -145,14 +151,14 @@ export class SessionSearch {
   /** Sessions newest-updated first, each matched against what was read, until `limit` match. */
   private walkNewest(
     hits: MessageHits,
-    message: { match: string; seekable: boolean } | null,
+    message: MessageMatch,
     titleRows: Set<number>,
     limit: number,
   ): { session: SessionRow; messageRow: number | null }[] {
     const found: Found[] = [];
     for (const row of this.newestRowsStmt.iterate()) {
       let messageRow = hits.firstMatch.get(row) ?? null;
-      if (messageRow === null && message !== null && !hits.knows(row)) {
+      if (messageRow === null && !hits.knows(row)) {
         // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
         messageRow =
           message.seekable && hits.hitsBefore(row) > 4 * this.hitWindow

@@ -176,8 +176,8 @@ export class SessionStore {
    * is shown). Until then the row reads as `streaming`; a crash in between is settled at the next
    * open, so the message is never lost and ends up searchable either way.
    */
-  appendUserMessageIndexLater(input: NewMessage & { role: "user" }): MessageRecord {
-    return this.guard(() => this.appendInTransaction(input, true));
+  appendUserMessageIndexLater(input: NewMessage & { role: "user" }, keep?: KeptIdentity): MessageRecord {
+    return this.guard(() => this.appendInTransaction(input, true, keep));
   }
 
   /** Completes a message of `appendUserMessageIndexLater`; a no-op when already settled. */

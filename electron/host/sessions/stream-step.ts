@@ -3,8 +3,9 @@
  * transcript says who answered), streamed into one assistant message, with the turn-scoped
  * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
  * `stopped` (`interrupted` when the host shuts down); a provider error keeps it as `error` with
- * the reason in plain words. The reply's row is written with its first delta, in one transaction
- * with the turn's deferred writes, and every delta is on disk before it is shown (delta-writer.ts).
+ * the reason in plain words. The person's message is written while the request is in flight;
+ * the reply's row is written with its first delta (after that message, whatever the timing), and
+ * every delta is on disk before it is shown (delta-writer.ts).
  */
 import type { Clock } from "../clock.js";
 import type { ChatBody } from "../llm/chat-request.js";
@@ -15,7 +16,7 @@ import type { Route } from "../llm/route.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import { DeltaWriter } from "./delta-writer.js";
 import type { SessionStore } from "./session-store.js";
-import type { Transcript } from "./transcript.js";
+import { MessageNotSavedError, type Transcript } from "./transcript.js";
 import { HostShutdownAbort } from "./turn-types.js";
 import type { MessageRecord } from "./types.js";
 import { usageEntry } from "./usage-ledger.js";
@@ -36,8 +37,13 @@ export interface ModelStepInput {
   routes: readonly Route[];
   body: ChatBody;
   signal: AbortSignal;
-  /** Writes the turn still owes the store (the person's message indexing); runs with the reply's write. */
+  /** Writes the turn still owes the store (the person's message indexing); runs after the first text is shown. */
   settleUser?: () => void;
+  /**
+   * Runs once the request is sent, before its answer is read (the person's message is written
+   * then); what it throws stops the request and fails the step.
+   */
+  whileInFlight?: () => void;
 }
 
 export type ModelStepResult =
@@ -54,8 +60,11 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   let answeringRoute: Route | null = null;
   let writer: DeltaWriter | null = null;
 
-  /** The reply's row, announced to clients and written (with the turn's deferred writes). */
-  const ensureReply = (route: Route, answered = true): MessageRecord => {
+  /**
+   * The reply's row, announced to clients and written with its first text, which is then shown;
+   * the turn's deferred indexing follows, off the path to the first token.
+   */
+  const ensureReply = (route: Route, answered = true, firstText = ""): MessageRecord => {
     if (reply) return reply;
     if (answered && skipped.length) {
       const failures = skipped.map((s) => `${s.route.providerName} failed: ${s.error.message}`).join(" ");
@@ -67,40 +76,48 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
         meta: { notice: "fallback", provider: route.providerId, model: route.model },
       });
     }
-    reply = deps.transcript.appendAnnouncedFirst(
-      {
-        sessionId,
-        turnId,
-        role: "assistant",
-        status: "streaming",
-        meta: {
-          provider: route.providerId,
-          model: route.model,
-          ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
-        },
+    const created = deps.transcript.appendAnnouncedFirst({
+      sessionId,
+      turnId,
+      role: "assistant",
+      status: "streaming",
+      content: firstText,
+      meta: {
+        provider: route.providerId,
+        model: route.model,
+        ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
       },
-      () => undefined,
-      () => input.settleUser?.(),
-    );
-    const id = reply.id;
+    });
+    reply = created;
     writer = new DeltaWriter({
-      write: (chunk) => void deps.store().appendDelta(id, chunk),
+      write: (chunk) => void deps.store().appendDelta(created.id, chunk),
       emit: (chunk) => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk }),
     });
-    return reply;
+    writer.pushWritten(firstText);
+    try {
+      input.settleUser?.();
+    } catch {
+      // Only its indexing is late; the turn settles it again as it ends, the next open otherwise.
+    }
+    return created;
   };
 
   const attempt = async (route: Route): Promise<ChatOutcome> => {
     answeringRoute = route;
     const scope = { sessionId, gatewaySessionKey, provider: route.providerId, model: route.model };
     // No await when nobody listens: each hop sits in front of the first token.
-    if (deps.hooks.count("pre_api_request")) await deps.hooks.fire("pre_api_request", scope);
+    if (deps.hooks.count("pre_api_request")) {
+      // A plugin's hook may take its time: what the turn holds in memory is written first.
+      input.whileInFlight?.();
+      await deps.hooks.fire("pre_api_request", scope);
+    }
     const outcome = await deps.engine.stream(route, input.body, {
       signal: input.signal,
+      ...(input.whileInFlight ? { whileInFlight: input.whileInFlight } : {}),
       onDelta: (chunk) => {
         text += chunk;
-        ensureReply(route, true);
-        writer?.push(chunk);
+        if (reply) writer?.push(chunk);
+        else ensureReply(route, true, chunk);
       },
     });
     if (hasUsage(outcome)) deps.store().addUsage(sessionId, usageEntry("chat", outcome.usage));
@@ -135,6 +152,8 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
     return outcome.stopped ? { kind: "stopped", reply: saved } : { kind: "ok", outcome, reply: saved, route };
   } catch (error) {
     (writer as DeltaWriter | null)?.finish();
+    // The store refused the person's message: no reply row either; the turn reports it.
+    if (error instanceof MessageNotSavedError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     const route = answeringRoute ?? input.routes[0];
     const target = reply ?? (route ? ensureReply(route, false) : null);

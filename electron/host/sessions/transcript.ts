@@ -16,8 +16,21 @@ import type { MessageMeta, MessagePatch, MessageRecord, NewMessage } from "./typ
 /** How many sessions' transcripts stay in memory (most recently used). */
 const CACHED_SESSIONS = 16;
 
+/** Writes a person's announced message; idempotent, and a failure is thrown again on every call. */
+export type PersistMessage = () => void;
+
+/** A person's message could not be written: the turn stops, and says so. */
+export class MessageNotSavedError extends Error {
+  constructor(reason: string) {
+    super(`Your message could not be saved, so it was not answered: ${reason}`);
+    this.name = "MessageNotSavedError";
+  }
+}
+
 export class Transcript {
   private readonly cache = new Map<string, MessageRecord[]>();
+  /** Announced person's messages not written yet; every other write writes them first (order). */
+  private readonly unwritten = new Map<string, PersistMessage>();
 
   constructor(
     private readonly store: () => SessionStore,
@@ -41,12 +54,18 @@ export class Transcript {
       this.cache.set(sessionId, cached);
       return cached;
     }
+    this.writeUnwritten();
     return this.remember(sessionId, this.store().listMessages(sessionId));
   }
 
   private remember(sessionId: string, list: MessageRecord[]): MessageRecord[] {
     this.cache.set(sessionId, list);
-    if (this.cache.size > CACHED_SESSIONS) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.cache.size > CACHED_SESSIONS) {
+      const oldest = this.cache.keys().next().value as string;
+      // An unwritten message lives only in its cached transcript: write it before letting go.
+      if (this.unwritten.has(oldest)) this.writeUnwritten();
+      this.cache.delete(oldest);
+    }
     return list;
   }
 
@@ -61,7 +80,74 @@ export class Transcript {
   }
 
   append(input: NewMessage): MessageRecord {
+    this.writeUnwritten();
     return this.added(this.store().appendMessage(input));
+  }
+
+  /**
+   * A person's message that starts a turn, announced and in the transcript the request is built
+   * from, but not yet on disk: the turn sends its request first and writes it while the request is
+   * in flight (`persist`). Any other write to the store writes it first, so it keeps its place and
+   * is always on disk before a reply's first text. Its search indexing waits for `settleUser`.
+   */
+  announceUser(input: NewMessage & { role: "user" }): { record: MessageRecord; persist: PersistMessage } {
+    const { sessionId } = input;
+    const list = this.cache.get(sessionId) ?? this.remember(sessionId, this.store().listMessages(sessionId));
+    const metaJson = JSON.stringify(input.meta ?? {});
+    const record: MessageRecord = {
+      id: randomUUID(),
+      sessionId,
+      turnId: input.turnId ?? null,
+      role: "user",
+      content: input.content ?? "",
+      status: "complete",
+      // As reading the row back gives it.
+      meta: JSON.parse(metaJson) as MessageMeta,
+      createdAt: this.clock.now(),
+      seq: (list.at(-1)?.seq ?? -1) + 1,
+    };
+    list.push(record);
+    this.announce(record);
+    let state: { kind: "unwritten" } | { kind: "written" } | { kind: "failed"; error: Error } = {
+      kind: "unwritten",
+    };
+    const persist: PersistMessage = () => {
+      if (state.kind === "failed") throw state.error;
+      if (state.kind === "written") return;
+      this.unwritten.delete(sessionId);
+      try {
+        const stored = this.store().appendUserMessageIndexLater(input, {
+          id: record.id,
+          createdAt: record.createdAt,
+        });
+        state = { kind: "written" };
+        // Another client's write in between would have moved it: then correct what clients saw.
+        if (stored.seq !== record.seq) {
+          this.forget(sessionId);
+          this.announce(stored);
+        }
+      } catch (error) {
+        const notSaved = new MessageNotSavedError(error instanceof Error ? error.message : String(error));
+        state = { kind: "failed", error: notSaved };
+        this.forget(sessionId);
+        // Clients already show it: they keep it, marked with why it is not saved.
+        this.announce({ ...record, status: "error", meta: { ...record.meta, error: notSaved.message } });
+        throw notSaved;
+      }
+    };
+    this.unwritten.set(sessionId, persist);
+    return { record, persist };
+  }
+
+  /** Writes every announced message still waiting (before any other write, to keep the order). */
+  private writeUnwritten(): void {
+    for (const persist of [...this.unwritten.values()]) {
+      try {
+        persist();
+      } catch {
+        // Its turn reports the failure; this write goes on (and meets the store's error itself).
+      }
+    }
   }
 
   /**
@@ -70,24 +156,23 @@ export class Transcript {
    * first token.
    */
   appendUserIndexLater(input: NewMessage & { role: "user" }): MessageRecord {
+    this.writeUnwritten();
     return this.added(this.store().appendUserMessageIndexLater(input));
   }
 
-  /** Makes a message of `appendUserIndexLater` searchable; a no-op once done. */
+  /** Makes a message of `appendUserIndexLater` / `announceUser` searchable; a no-op once done. */
   settleUser(messageId: string): void {
+    this.writeUnwritten();
     this.store().settleUserMessage(messageId);
   }
 
   /**
-   * Announces a new message, runs `beforeWrite` (the first streamed text reaches clients), then
-   * stores it with the announced identity in one transaction with `alsoWrite`. Why: clients need the
-   * reply before its first delta, but the write need not delay that delta; both happen in one tick.
+   * Announces a new message (with no text yet: clients need the reply before its first delta),
+   * then stores it with the announced identity and `input.content` in one transaction with
+   * `alsoWrite`. Why: a reply's row and its first text are one write in front of the first token.
    */
-  appendAnnouncedFirst(
-    input: NewMessage,
-    beforeWrite: () => void,
-    alsoWrite: () => void = () => undefined,
-  ): MessageRecord {
+  appendAnnouncedFirst(input: NewMessage, alsoWrite: () => void = () => undefined): MessageRecord {
+    this.writeUnwritten();
     const store = this.store();
     const keep = { id: randomUUID(), createdAt: this.clock.now() };
     const known = this.cache.get(input.sessionId);
@@ -96,7 +181,7 @@ export class Transcript {
       message: {
         id: keep.id,
         role: input.role,
-        content: input.content ?? "",
+        content: "",
         createdAt: keep.createdAt,
         status: input.status ?? "complete",
         turnId: input.turnId ?? null,
@@ -104,7 +189,6 @@ export class Transcript {
         meta: (input.meta ?? {}) as MessageMeta,
       },
     });
-    beforeWrite();
     const record = store.transaction(() => {
       alsoWrite();
       return store.appendMessage(input, keep);
@@ -115,6 +199,7 @@ export class Transcript {
   }
 
   update(messageId: string, patch: MessagePatch): MessageRecord {
+    this.writeUnwritten();
     const record = this.store().updateMessage(messageId, patch);
     const list = this.cache.get(record.sessionId);
     const index = list ? list.findLastIndex((m) => m.id === record.id) : -1;
@@ -125,6 +210,7 @@ export class Transcript {
 
   moveToEnd(messageId: string, patch: MessagePatch & { turnId?: string | null } = {}): MessageRecord {
     const { turnId, ...rest } = patch;
+    this.writeUnwritten();
     const store = this.store();
     const record = store.transaction(() => {
       const moved = store.moveMessageToEnd(messageId, turnId === undefined ? {} : { turnId });
@@ -136,6 +222,7 @@ export class Transcript {
 
   remove(sessionId: string, messageIds: string[]): void {
     if (messageIds.length === 0) return;
+    this.writeUnwritten();
     this.forget(sessionId);
     this.store().deleteMessages(messageIds);
     this.emit("session.message.removed", sessionId, { messageIds });

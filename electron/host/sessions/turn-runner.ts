@@ -16,7 +16,7 @@ import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
 import type { BackgroundReview } from "./background-review.js";
 import type { BackgroundWork } from "./background-work.js";
 import type { SessionStore } from "./session-store.js";
-import type { Transcript } from "./transcript.js";
+import { MessageNotSavedError, type PersistMessage, type Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
 import type { Compactor } from "./compaction.js";
 import type { ImageDescriber } from "./image-description.js";
@@ -53,8 +53,13 @@ export interface TurnSpec {
   gatewaySessionKey: string;
   /** The person's (or plugin's) message that started the turn. */
   userText: string;
-  /** A message of `Transcript.appendUserIndexLater` the turn settles once its first reply is written. */
+  /** A message of `Transcript.announceUser` the turn settles once its first reply is written. */
   unsettledUserMessageId?: string;
+  /**
+   * Writes that message: called while the first request is in flight, and in any case before
+   * anything waits (an injected turn's wait) and before the turn ends.
+   */
+  persistUser?: PersistMessage;
   signal: AbortSignal;
   takeSteers: () => void;
   /**
@@ -86,16 +91,22 @@ export class TurnRunner {
     const settleUser = this.settlerFor(spec.unsettledUserMessageId);
     let result: AgentLoopResult;
     try {
-      await spec.beforeRun?.();
+      if (spec.beforeRun) {
+        // A wait may be long: the message is not left in memory for it.
+        spec.persistUser?.();
+        await spec.beforeRun();
+      }
       result = await this.runLoop(spec, settleUser);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.deps.log.write("ERROR", "chat_turn_failed", { session: sessionId, turn: turnId, error: message });
-      this.recordFailure(spec, message);
+      // A store that refused the person's message would refuse (and hold up) this write too.
+      if (!(error instanceof MessageNotSavedError)) this.recordFailure(spec, message);
       result = { status: "error", error: message, reply: "" };
     }
     try {
-      // A turn that ended before any reply was written (no model set, stopped early) still owes it.
+      // A turn that ended before any request or reply (no model set, stopped early) still owes them.
+      spec.persistUser?.();
       settleUser();
     } catch {
       // The store is failing; the message is on disk and the next open settles it.
@@ -123,8 +134,11 @@ export class TurnRunner {
     const { turnId, gatewaySessionKey, session } = spec;
     const sessionId = session.id;
     // Settings are read once per turn: the routes below carry everything the requests need.
-    const routes = turnRoutes(session.snapshot, this.deps.settings.get());
+    const settings = this.deps.settings.get();
+    const routes = turnRoutes(session.snapshot, settings);
     if (this.deps.hooks.count("pre_llm_call")) {
+      // A plugin's hook may take its time: the message is not left in memory for it.
+      spec.persistUser?.();
       await this.deps.hooks.fire("pre_llm_call", {
         sessionId,
         gatewaySessionKey,
@@ -140,6 +154,8 @@ export class TurnRunner {
       signal: spec.signal,
       takeSteers: spec.takeSteers,
       settleUser,
+      settings,
+      ...(spec.persistUser ? { persistUser: spec.persistUser } : {}),
     });
     if (result.status === "ok") {
       const memoryReviewDue = this.deps.review?.isDue(sessionId, spec.origin) ?? false;

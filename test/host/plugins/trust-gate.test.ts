@@ -151,6 +151,25 @@ describe("trust gate: each grant is independent", () => {
     await expectRefused({ task: "my_slot" }, "PluginLlmTrustError", "not an auxiliary task");
   });
 
+  it("sees a hand edit of config.yaml on the very next call, without re-reading an unchanged file", async () => {
+    rig.policy(ID, { allow_model_override: true });
+    await call({ model: "fake/chat-large" });
+    const file = rig.settings.path;
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).toContain("allow_model_override: true");
+    // Revoked by hand, written in place (same inode), and the call follows at once.
+    fs.writeFileSync(file, text.replace("allow_model_override: true", "allow_model_override: false"));
+    await expectRefused({ model: "fake/chat-large" }, "PluginLlmTrustError", "cannot override the model");
+    // Granted again by an editor that replaces the file (a new inode) of the very same size.
+    fs.writeFileSync(`${file}.edit`, text);
+    fs.renameSync(`${file}.edit`, file);
+    expect((await call({ model: "fake/chat-large" })).model).toBe("fake/chat-large");
+    // An unchanged file is parsed once: its snapshot is reused call after call.
+    const before = rig.settings.view().document;
+    await call({ model: "fake/chat-large" });
+    expect(rig.settings.view().document).toBe(before);
+  });
+
   it("reads the policy on every call: a revoke applies to the next call", async () => {
     rig.policy(ID, { allow_model_override: true });
     await call({ model: "fake/chat-large" });

@@ -158,16 +158,32 @@ describe("store faults", () => {
     const { sessionId } = await rig.ok("session.create", { title: "Locked" });
     await rig.ok("session.send", { sessionId, text: "Keep me" });
     await rig.idle(sessionId);
+    rig.main.enqueue("Never shown");
     const other = new Database(join(rig.home, "sessions.sqlite"));
     other.exec("BEGIN EXCLUSIVE");
+    let finished: any;
     try {
-      const reply = await rig.call("session.send", { sessionId, text: "Blocked" });
-      expect(reply.error?.data.reason).toBe("store_error");
-      expect(reply.error?.message).toMatch(/locked by another program.*nothing already saved was lost/);
+      // The request goes out first; the message is written while it is in flight, and that fails.
+      const { turnId } = await rig.ok("session.send", { sessionId, text: "Blocked" });
+      finished = await rig.waitForEvent("session.turn.finished", (p) => p.turnId === turnId);
     } finally {
       other.exec("ROLLBACK");
       other.close();
     }
+    expect(finished.status).toBe("error");
+    expect(finished.error).toMatch(
+      /^Your message could not be saved, so it was not answered: .*locked by another program.*nothing already saved was lost/,
+    );
+    // Clients keep the message they showed, marked with the reason; no reply text was shown.
+    const events = rig.frames.filter((f) => f.session_id === sessionId);
+    const blocked = events
+      .filter((f) => f.type === "session.message" && (f.payload as any).message.content === "Blocked")
+      .map((f) => (f.payload as any).message);
+    expect(blocked.at(-1)).toMatchObject({ status: "error", meta: { error: finished.error } });
+    expect(events.some((f) => f.type === "session.delta" && (f.payload as any).text.includes("Never"))).toBe(
+      false,
+    );
+    await rig.idle(sessionId);
     const contents = (await rig.ok("session.messages", { sessionId })).messages.map((m: any) => m.content);
     expect(contents).toEqual(["Keep me", "Saved reply"]);
   });

@@ -17,7 +17,19 @@ function makeRandom(seed: number): () => number {
   };
 }
 
-const WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "common", "common", "common"];
+// "gamma" is also the start of "gammaray": a long prefix that is a whole word and more.
+const WORDS = [
+  "alpha",
+  "beta",
+  "gamma",
+  "gammaray",
+  "delta",
+  "epsilon",
+  "zeta",
+  "common",
+  "common",
+  "common",
+];
 
 describe("search plans agree with a brute-force search", () => {
   it.each([1, 2, 3, 7, 1024])("with matches read %i at a time", (hitWindow) => {
@@ -50,7 +62,18 @@ describe("search plans agree with a brute-force search", () => {
     try {
       const planner = new SessionSearch(db, { hitWindow });
       const byUpdate = store.listSessions().map((s) => s.id);
-      for (const query of ["alpha", "common", "epsilon", "zeta gamma", "eps", "title", "nothinghere"]) {
+      for (const query of [
+        "alpha",
+        "common",
+        "epsilon",
+        "zeta gamma",
+        "gamma",
+        "gammar",
+        "delt",
+        "eps",
+        "title",
+        "nothinghere",
+      ]) {
         for (const limit of [1, 5, 50]) {
           const words = query.split(" ");
           const matches = (text: string, prefixLast: boolean) => {

@@ -1,0 +1,132 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- RPC results are read as plain JSON here. */
+/**
+ * Send first, persist while the request is in flight (issue 7): the person's message is written
+ * after the request has gone out, yet always before the reply's first token is shown, and a
+ * provider that fails at once still leaves it on disk. (A store that refuses the write: faults.test.ts.)
+ */
+import net from "node:net";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionStore } from "../../../electron/host/sessions/session-store.js";
+import { startSessionRig, type SessionRig } from "./support/session-rig.js";
+
+let rig: SessionRig | null = null;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rig?.dispose();
+  rig = null;
+});
+
+function storedUserMessages(home: string): { content: string; status: string }[] {
+  const db = new Database(join(home, "sessions.sqlite"), { readonly: true });
+  try {
+    // Keys order a session's messages by seq (message-key.ts).
+    return db.prepare("SELECT content, status FROM messages WHERE role = 'user' ORDER BY row").all() as {
+      content: string;
+      status: string;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+describe("the person's message of a new turn", () => {
+  it("is written after the request went out and before the first token is shown", async () => {
+    rig = await startSessionRig();
+    // A first turn opens the keep-alive connection, as any chat after the first has one: then the
+    // request's bytes are on the wire before the write (on a new connection it overlaps the connect).
+    rig.main.enqueue("Warm", "Streaming now");
+    const warm = await rig.ok("session.create", { title: "Warm" });
+    await rig.ok("session.send", { sessionId: warm.sessionId, text: "Open the connection" });
+    await rig.idle(warm.sessionId);
+    const { sessionId } = await rig.ok("session.create", { title: "Send first" });
+    const text = "Order check 7f3a";
+    const order: string[] = [];
+    // Watches (and passes through) the socket writes: the request body carries the message.
+    const socketWrite = net.Socket.prototype.write;
+    vi.spyOn(net.Socket.prototype, "write").mockImplementation(function (this: net.Socket, ...args: any[]) {
+      const chunk: unknown = args[0];
+      const sent =
+        typeof chunk === "string"
+          ? chunk
+          : ArrayBuffer.isView(chunk)
+            ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString()
+            : "";
+      if (sent.includes(text) && !order.includes("request sent")) order.push("request sent");
+      return (socketWrite as (...a: any[]) => boolean).apply(this, args);
+    });
+    const append = SessionStore.prototype.appendUserMessageIndexLater;
+    vi.spyOn(SessionStore.prototype, "appendUserMessageIndexLater").mockImplementation(function (
+      this: SessionStore,
+      ...args: Parameters<SessionStore["appendUserMessageIndexLater"]>
+    ) {
+      const record = append.apply(this, args);
+      order.push("message written");
+      return record;
+    });
+    const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
+    let onDiskAtFirstDelta: unknown = null;
+    const unsubscribe = rig.host.events.subscribe((frame) => {
+      if (frame.params.type !== "session.delta" || order.includes("first delta")) return;
+      order.push("first delta");
+      onDiskAtFirstDelta = reader.prepare("SELECT content FROM messages WHERE role = 'user'").pluck().all();
+    });
+    try {
+      await rig.ok("session.send", { sessionId, text });
+      await rig.idle(sessionId);
+    } finally {
+      unsubscribe();
+      reader.close();
+    }
+    expect(order).toEqual(["request sent", "message written", "first delta"]);
+    expect(onDiskAtFirstDelta).toContain(text);
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.map((m: any) => [m.role, m.content, m.status])).toEqual([
+      ["user", text, "complete"],
+      ["assistant", "Streaming now", "complete"],
+    ]);
+    // It is searchable once the reply started, like any settled message.
+    expect((await rig.ok("session.list", { query: "7f3a" })).sessions.map((s: any) => s.sessionId)).toEqual([
+      sessionId,
+    ]);
+  });
+
+  it("is on disk when the provider refuses the request at once", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "http_error", status: 400, message: "bad request" });
+    const { sessionId } = await rig.ok("session.create", { title: "Refused" });
+    await rig.ok("session.send", { sessionId, text: "Still mine" });
+    await rig.idle(sessionId);
+    expect(storedUserMessages(rig.home)).toEqual([{ content: "Still mine", status: "complete" }]);
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", status: "error" });
+  });
+
+  it("is on disk when the provider cannot be reached", async () => {
+    rig = await startSessionRig({
+      configure: (doc) =>
+        void (doc.providers = { main: { name: "Main", base_url: "http://127.0.0.1:9/v1" } }),
+    });
+    const { sessionId } = await rig.ok("session.create", { title: "Unreachable" });
+    await rig.ok("session.send", { sessionId, text: "Hello?" });
+    await rig.idle(sessionId);
+    expect(storedUserMessages(rig.home)).toEqual([{ content: "Hello?", status: "complete" }]);
+  });
+
+  it("keeps its place when a steer is written while it is still in memory", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "slow", delayMs: 200 });
+    rig.main.enqueue("First answer", "Second answer");
+    const { sessionId } = await rig.ok("session.create", { title: "Steered" });
+    // Sent in the same tick: the steer's write happens before the turn's request goes out.
+    const [first, steer] = await Promise.all([
+      rig.ok("session.send", { sessionId, text: "Start" }),
+      rig.ok("session.send", { sessionId, text: "Also this", mode: "queue" }),
+    ]);
+    expect(first.disposition).toBe("started");
+    expect(steer.disposition).toBe("queued");
+    await rig.idle(sessionId);
+    expect(storedUserMessages(rig.home).map((m) => m.content)).toEqual(["Start", "Also this"]);
+  });
+});
