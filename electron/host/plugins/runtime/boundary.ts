@@ -6,8 +6,8 @@
  * member is one entry here, one handler in `ctx-host.ts` and one member in `worker-ctx.ts`;
  * the compiler refuses a host that forgets its half.
  *
- * Everything that crosses is structured-cloned (worker messages, the plugin host's IPC channel in
- * `advanced` serialization): functions never cross, a handler is an id the worker keeps.
+ * Everything that crosses is structured-cloned (worker messages; the plugin host's IPC channel
+ * carries the same values, see wire-codec.ts): functions never cross, a handler is an id the worker keeps.
  */
 import type {
   AuxiliaryTaskSpec,

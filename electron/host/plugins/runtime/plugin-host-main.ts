@@ -5,6 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Frame, FromPluginHost, ToPluginHost } from "./boundary.js";
+import { decodeWire, encodeWire } from "./wire-codec.js";
 
 const workerFile = new URL("./plugin-worker.js", import.meta.url);
 const workers = new Map<string, Worker>();
@@ -23,7 +24,10 @@ if (!permission || permission.has("child") || permission.has("fs.write", "/")) {
   process.exit(EXIT_NO_PERMISSION_MODEL);
 }
 
-/** Electron's utility process talks through `process.parentPort`; Node's fork through IPC. */
+/**
+ * Electron's utility process talks through `process.parentPort`; Node's fork through its IPC
+ * channel, in the wire codec of plugin-host-process.ts's `forkPluginHost`.
+ */
 interface ParentPort {
   on(event: "message", listener: (event: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
@@ -32,12 +36,12 @@ const parentPort = (process as { parentPort?: ParentPort }).parentPort;
 
 const send = (message: FromPluginHost): void => {
   if (parentPort) parentPort.postMessage(message);
-  else if (process.connected) process.send?.(message);
+  else if (process.connected) process.send?.(encodeWire(message));
 };
 
 function onHostMessage(listener: (message: ToPluginHost) => void): void {
   if (parentPort) parentPort.on("message", (event) => listener(event.data as ToPluginHost));
-  else process.on("message", listener);
+  else process.on("message", (message: ToPluginHost) => listener(decodeWire(message)));
 }
 
 function describeExit(code: number, error: (Error & { code?: string }) | null, heapMb: number): string {
