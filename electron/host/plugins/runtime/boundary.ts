@@ -124,6 +124,15 @@ export type Frame =
   | { kind: "result"; id: number; ok: false; error: WireError }
   | { kind: "mirror"; mirror: Partial<Mirror> };
 
+/**
+ * Plugin host → a worker, once: who it is. A worker may be started before its plugin is known (a
+ * spare started while the host is still starting), so it learns its identity from this message.
+ */
+export interface WorkerBoot {
+  kind: "init";
+  init: WorkerInit;
+}
+
 /** Host → plugin host process. */
 export type ToPluginHost =
   | { kind: "start"; pluginId: string; heapMb: number; init: WorkerInit }

@@ -29,6 +29,13 @@ export interface PluginHostLaunch {
   readyTimeoutMs?: number;
   /** Starts the process; Node's `fork` when absent. */
   spawn?: SpawnPluginHost;
+  /** Workers to start at once, before their plugins are known (plugin-host-main.ts). */
+  spares?: SpareWorkers;
+}
+
+export interface SpareWorkers {
+  count: number;
+  heapMb: number;
 }
 
 /** A started plugin host as the runtime drives it, whatever started it. */
@@ -48,7 +55,7 @@ export interface PluginHostChild {
 
 export type SpawnPluginHost = (
   entry: string,
-  options: { execArgv: string[]; env: Record<string, string>; execPath?: string },
+  options: { execArgv: string[]; env: Record<string, string>; execPath?: string; args?: string[] },
 ) => PluginHostChild;
 
 /**
@@ -56,7 +63,7 @@ export type SpawnPluginHost = (
  * when it carries the message exactly, a V8-serialized envelope when not (wire-codec.ts).
  */
 export const forkPluginHost: SpawnPluginHost = (entry, options) => {
-  const child = fork(entry, [], {
+  const child = fork(entry, options.args ?? [], {
     execPath: options.execPath ?? process.execPath,
     execArgv: options.execArgv,
     env: options.env,
@@ -133,6 +140,7 @@ export class PluginHostProcess {
       execArgv: permissionFlags(launch),
       env: { ...pluginHostEnv(), ...launch.env },
       ...(launch.execPath && { execPath: launch.execPath }),
+      ...(launch.spares && { args: [String(launch.spares.count), String(launch.spares.heapMb)] }),
     });
     const host = new PluginHostProcess(child);
     let buffered = "";
