@@ -9,7 +9,7 @@ import type { SpawnPluginHost } from "./host/plugins/runtime/plugin-host-process
 import type { FromPluginHost } from "./host/plugins/runtime/boundary.js";
 
 export const spawnInUtilityProcess: SpawnPluginHost = (entry, options) => {
-  const child = utilityProcess.fork(entry, [], {
+  const child = utilityProcess.fork(entry, options.args ?? [], {
     execArgv: options.execArgv,
     env: options.env,
     // stdout is dropped, as under Node: a plugin must not print lines a script trusts.

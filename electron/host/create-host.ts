@@ -33,6 +33,7 @@ import { BUDGET_FILE_NAME } from "./plugins/budget-file.js";
 import { PluginManager } from "./plugins/plugin-manager.js";
 import type { CallDeadlines } from "./plugins/runtime/ctx-host.js";
 import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
+import { DEFAULT_HEAP_MB, expectedDefaultWorkers } from "./plugins/plugin-manager-options.js";
 import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
 import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
 import type { PluginHostLaunch } from "./plugins/runtime/plugin-host-process.js";
@@ -140,6 +141,9 @@ export function createHost(options: HostOptions): Host {
     ...(options.pluginTimings?.heartbeat && { heartbeat: options.pluginTimings.heartbeat }),
     onStderr: (line) => log.write("WARN", "plugin_host_stderr", { line }),
   });
+  // Enabled plugins are about to load: their plugin host and workers start now, beside the rest.
+  const expectedWorkers = expectedDefaultWorkers(settings);
+  if (expectedWorkers > 0) pluginRuntime.warm({ count: expectedWorkers, heapMb: DEFAULT_HEAP_MB });
   const pluginLlm = new PluginLlmService({
     settings,
     engine,

@@ -1,6 +1,10 @@
 // llm_overhead through a plugin's worker (docs/contract.md §5.4, §12): a plugin command that calls
 // `ctx.llm.complete` inside its worker (host → plugin host → worker → host → provider and back)
-// vs the `openai` SDK called directly, same loopback server, interleaved after a warm-up.
+// vs the `openai` SDK called directly, same loopback server, interleaved after a warm-up. Also:
+//  - `llm_overhead_in_worker`: the same call timed inside the worker, as the plugin sees it;
+//  - `plugin_llm_time_to_answer`: `ctx.llm` does not stream (docs/contract.md §6.6), so there is
+//    no first token through a plugin: the plugin's time to its whole answer (timed in the worker)
+//    vs the SDK's first streamed token (the server sends the reply in one chunk either way).
 import { createServer } from "node:http";
 import OpenAI from "openai";
 import { median, percentile, interleaved } from "./stats.mjs";
@@ -19,10 +23,31 @@ const reply = JSON.stringify({
   usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
 });
 
+const chunk = (delta, finish = null, usage) =>
+  `data: ${JSON.stringify({
+    id: "chatcmpl-bench",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "bench/model",
+    choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }],
+    ...(usage && { usage }),
+  })}\n\n`;
+const streamed =
+  chunk({ role: "assistant", content: "pong" }) +
+  chunk({}, "stop") +
+  chunk(null, null, { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 }) +
+  "data: [DONE]\n\n";
+
 function startServer() {
   const server = createServer((req, res) => {
-    req.resume();
+    const parts = [];
+    req.on("data", (part) => parts.push(part));
     req.on("end", () => {
+      if (JSON.parse(Buffer.concat(parts).toString("utf8")).stream === true) {
+        res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+        res.end(streamed);
+        return;
+      }
       res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(reply) });
       res.end(reply);
     });
@@ -34,7 +59,13 @@ export async function run() {
   const server = await startServer();
   const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
   const source = () => `export function register(ctx) {
-    ctx.registerCommand({ name: "ask", handler: async () => (await ctx.llm.complete({ messages: [{ role: "user", content: "ping" }] })).text });
+    const ask = () => ctx.llm.complete({ messages: [{ role: "user", content: "ping" }] });
+    ctx.registerCommand({ name: "ask", handler: async () => (await ask()).text });
+    ctx.registerCommand({ name: "ask-timed", handler: async () => {
+      const t0 = performance.now();
+      const { text } = await ask();
+      return JSON.stringify({ ms: performance.now() - t0, text });
+    } });
   }`;
   const { home, cleanup } = homeWithPlugins(1, source);
   const { host, vault } = await startHost(home);
@@ -53,6 +84,7 @@ export async function run() {
     const { a: worker, b: sdk } = await interleaved(viaWorker, viaSdk, CALLS, WARMUP);
     const a = median(worker);
     const b = median(sdk);
+    const inWorker = await timedInWorker(host.pluginRegistries.commands.get("ask-timed"), direct, messages);
     return [
       figure({
         name: "llm_overhead",
@@ -68,10 +100,81 @@ export async function run() {
           baseline_p99: percentile(sdk, 99),
         },
       }),
+      ...inWorker,
     ];
   } finally {
     await host.close();
     server.close();
     cleanup();
   }
+}
+
+/**
+ * `ctx.llm.complete` timed inside the worker (what the plugin waits) against the SDK's whole answer
+ * and the SDK's first streamed token, interleaved.
+ */
+async function timedInWorker(command, direct, messages) {
+  const context = { sessionId: "s", gatewaySessionKey: "g" };
+  const inner = async () => {
+    const { ms, text } = JSON.parse(await command.handler("", context));
+    if (text !== "pong") throw new Error(`ask-timed answered ${JSON.stringify(text)}`);
+    return ms;
+  };
+  const timed = async (fn) => {
+    const t0 = performance.now();
+    await fn();
+    return performance.now() - t0;
+  };
+  const sdkAnswer = () => direct.chat.completions.create({ model: "bench/model", messages });
+  const sdkFirstToken = async () => {
+    const t0 = performance.now();
+    const stream = await direct.chat.completions.create({ model: "bench/model", messages, stream: true });
+    let first = null;
+    for await (const part of stream) {
+      if (first === null && part.choices[0]?.delta?.content) first = performance.now() - t0;
+    }
+    if (first === null) throw new Error("the SDK stream had no token");
+    return first;
+  };
+  for (let i = 0; i < WARMUP; i++) {
+    await inner();
+    await sdkAnswer();
+    await sdkFirstToken();
+  }
+  const plugin = [];
+  const answer = [];
+  const firstToken = [];
+  for (let i = 0; i < CALLS; i++) {
+    plugin.push(await inner());
+    answer.push(await timed(sdkAnswer));
+    firstToken.push(await sdkFirstToken());
+  }
+  const p = median(plugin);
+  const a = median(answer);
+  const f = median(firstToken);
+  return [
+    figure({
+      name: "llm_overhead_in_worker",
+      value: p,
+      unit: "ms",
+      baseline: a,
+      target: { on: "ratio", max: 1.05 },
+      text: `ctx.llm.complete timed inside the plugin's worker ${p.toFixed(3)} ms vs openai SDK direct ${a.toFixed(3)} ms (ratio ${(p / a).toFixed(3)}x; +${(p - a).toFixed(3)} ms; median of ${CALLS})`,
+      extra: { p50: p, p99: percentile(plugin, 99), baseline_p50: a, baseline_p99: percentile(answer, 99) },
+    }),
+    figure({
+      name: "plugin_llm_time_to_answer",
+      value: p,
+      unit: "ms",
+      baseline: f,
+      target: { on: "ratio", max: 1.1 },
+      text: `ctx.llm has no streaming (contract §6.6), so no first token through a plugin: its whole answer, timed in the worker, ${p.toFixed(3)} ms vs the SDK's first streamed token ${f.toFixed(3)} ms (ratio ${(p / f).toFixed(3)}x; median of ${CALLS})`,
+      extra: {
+        p50: p,
+        p99: percentile(plugin, 99),
+        baseline_p50: f,
+        baseline_p99: percentile(firstToken, 99),
+      },
+    }),
+  ];
 }

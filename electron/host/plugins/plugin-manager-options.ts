@@ -11,6 +11,18 @@ import type { WorkerServices } from "./runtime/worker-launch.js";
 /** A worker's heap cap when `plugins.entries.<id>.limits.heap_mb` is unset (docs/contract.md §5.4). */
 export const DEFAULT_HEAP_MB = 256;
 
+/**
+ * How many enabled plugins will run with the default heap cap: the plugin host starts that many
+ * spare workers at once, while the host is still starting (runtime/plugin-host-main.ts).
+ */
+export function expectedDefaultWorkers(settings: Pick<PluginSettingsAccess, "get" | "document">): number {
+  const { enabled, disabled } = settings.get().plugins;
+  const entries = settings.document().plugins?.entries;
+  return enabled.filter(
+    (id) => !disabled.includes(id) && (entries?.[id]?.limits?.heap_mb ?? DEFAULT_HEAP_MB) === DEFAULT_HEAP_MB,
+  ).length;
+}
+
 /** RPC reason `plugin_not_found` (docs/contract.md §11). */
 export class PluginNotFoundError extends Error {
   override readonly name = "PluginNotFoundError";

@@ -300,6 +300,41 @@ describe("enable and disable at once", () => {
   });
 });
 
+describe("values across the plugin host", () => {
+  it("a handler's arguments and answer cross as structured clones, JSON-safe or not (wire-codec.ts)", async () => {
+    writePlugin(rig.userPlugins, "cloner", {
+      "index.js": `export function register(ctx) {
+        ctx.registerTool({ name: "clone_tool", description: "t", parameters: { type: "object" }, handler: (args) => ({
+          plain: { text: "pong", list: [1, "two", null] },
+          exotic: { when: new Date(0), big: 10n, map: new Map([["k", [1, 2]]]), nan: NaN, missing: undefined, hole: [1, , 3] },
+          echoed: args,
+        }) });
+      }`,
+    });
+    enable(rig.settings, "cloner");
+    const manager = rig.manager();
+    await manager.start();
+    const args = { at: new Date(5), tags: new Set(["a"]), text: "hi" };
+    const tool = rig.tools.get("clone_tool")!;
+    const value = (await tool.handler(args, { sessionId: "s" })) as { exotic: object };
+    expect(value).toStrictEqual({
+      plain: { text: "pong", list: [1, "two", null] },
+      exotic: {
+        when: new Date(0),
+        big: 10n,
+        map: new Map([["k", [1, 2]]]),
+        nan: NaN,
+        missing: undefined,
+        // eslint-disable-next-line no-sparse-arrays
+        hole: [1, , 3],
+      },
+      echoed: args,
+    });
+    expect(Object.keys(value.exotic)).toContain("missing");
+    await manager.close();
+  });
+});
+
 describe("handlers that fail", () => {
   it("a throwing command or tool is logged and raised as PluginHandlerError; the plugin stays loaded", async () => {
     writePlugin(rig.userPlugins, "thrower", {

@@ -6,8 +6,8 @@
  * member is one entry here, one handler in `ctx-host.ts` and one member in `worker-ctx.ts`;
  * the compiler refuses a host that forgets its half.
  *
- * Everything that crosses is structured-cloned (worker messages, the plugin host's IPC channel in
- * `advanced` serialization): functions never cross, a handler is an id the worker keeps.
+ * Everything that crosses is structured-cloned (worker messages; the plugin host's IPC channel
+ * carries the same values, see wire-codec.ts): functions never cross, a handler is an id the worker keeps.
  */
 import type {
   AuxiliaryTaskSpec,
@@ -123,6 +123,15 @@ export type Frame =
   | { kind: "result"; id: number; ok: true; value: unknown }
   | { kind: "result"; id: number; ok: false; error: WireError }
   | { kind: "mirror"; mirror: Partial<Mirror> };
+
+/**
+ * Plugin host → a worker, once: who it is. A worker may be started before its plugin is known (a
+ * spare started while the host is still starting), so it learns its identity from this message.
+ */
+export interface WorkerBoot {
+  kind: "init";
+  init: WorkerInit;
+}
 
 /** Host → plugin host process. */
 export type ToPluginHost =

@@ -24,15 +24,22 @@ let built: Promise<PluginHostBundle> | null = null;
 const isBundle = (dir: string) =>
   fs.existsSync(path.join(dir, "plugin-host.js")) && fs.existsSync(path.join(dir, "plugin-worker.js"));
 
-export function locatePluginHostBundle(): Promise<PluginHostBundle> {
+/** The app's built plugin host, found at once; null when running from the sources. */
+export function builtPluginHostBundle(): PluginHostBundle | null {
   // Bundled host: next to this module. tsc's out/electron/host/…: the build's out/app beside it.
   const besideTsc = path.resolve(here, "..", "..", "..", "..", "app");
   for (const dir of [here, besideTsc]) {
     if (isBundle(dir)) {
       const real = unpackedPath(dir);
-      return Promise.resolve({ entry: path.join(real, "plugin-host.js"), dir: real });
+      return { entry: path.join(real, "plugin-host.js"), dir: real };
     }
   }
+  return null;
+}
+
+export function locatePluginHostBundle(): Promise<PluginHostBundle> {
+  const found = builtPluginHostBundle();
+  if (found) return Promise.resolve(found);
   built ??= buildFromSources();
   return built;
 }

@@ -4,10 +4,13 @@
  * state of its own; when it dies the host starts another and every plugin registers again.
  */
 import { Worker } from "node:worker_threads";
-import type { Frame, FromPluginHost, ToPluginHost } from "./boundary.js";
+import type { Frame, FromPluginHost, ToPluginHost, WorkerBoot, WorkerInit } from "./boundary.js";
+import { decodeWire, encodeWire } from "./wire-codec.js";
 
 const workerFile = new URL("./plugin-worker.js", import.meta.url);
 const workers = new Map<string, Worker>();
+/** At most this many spares, whatever the host asks. */
+const MAX_SPARES = 64;
 
 /** Exit code of a plugin host started without the permission model. */
 const EXIT_NO_PERMISSION_MODEL = 78;
@@ -23,7 +26,10 @@ if (!permission || permission.has("child") || permission.has("fs.write", "/")) {
   process.exit(EXIT_NO_PERMISSION_MODEL);
 }
 
-/** Electron's utility process talks through `process.parentPort`; Node's fork through IPC. */
+/**
+ * Electron's utility process talks through `process.parentPort`; Node's fork through its IPC
+ * channel, in the wire codec of plugin-host-process.ts's `forkPluginHost`.
+ */
 interface ParentPort {
   on(event: "message", listener: (event: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
@@ -32,12 +38,12 @@ const parentPort = (process as { parentPort?: ParentPort }).parentPort;
 
 const send = (message: FromPluginHost): void => {
   if (parentPort) parentPort.postMessage(message);
-  else if (process.connected) process.send?.(message);
+  else if (process.connected) process.send?.(encodeWire(message));
 };
 
 function onHostMessage(listener: (message: ToPluginHost) => void): void {
   if (parentPort) parentPort.on("message", (event) => listener(event.data as ToPluginHost));
-  else process.on("message", listener);
+  else process.on("message", (message: ToPluginHost) => listener(decodeWire(message)));
 }
 
 function describeExit(code: number, error: (Error & { code?: string }) | null, heapMb: number): string {
@@ -46,29 +52,64 @@ function describeExit(code: number, error: (Error & { code?: string }) | null, h
   return `exited with code ${code}`;
 }
 
-function start(pluginId: string, heapMb: number, init: unknown): void {
-  workers
-    .get(pluginId)
-    ?.terminate()
-    .catch(() => undefined);
-  const worker = new Worker(workerFile, {
-    workerData: init,
+/** A worker with no plugin yet; its own start-up (most of a plugin's load) is already done or under way. */
+interface Spare {
+  worker: Worker;
+  heapMb: number;
+  failure: (Error & { code?: string }) | null;
+}
+const spares: Spare[] = [];
+/** Spares nobody claimed by then (a plugin that failed its manifest, a disabled one) are ended. */
+const SPARE_IDLE_MS = 30_000;
+
+function newWorker(heapMb: number): Worker {
+  return new Worker(workerFile, {
     env: {},
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
     stdout: false,
     stderr: false,
   });
+}
+
+function startSpare(heapMb: number): void {
+  const spare: Spare = { worker: newWorker(heapMb), heapMb, failure: null };
+  spare.worker.on("error", (error) => {
+    spare.failure = error;
+  });
+  // A spare that died before it was claimed is simply dropped.
+  spare.worker.once("exit", () => {
+    const at = spares.indexOf(spare);
+    if (at >= 0) spares.splice(at, 1);
+  });
+  spares.push(spare);
+}
+
+function claimSpare(heapMb: number): Spare | undefined {
+  const at = spares.findIndex((spare) => spare.heapMb === heapMb);
+  return at >= 0 ? spares.splice(at, 1)[0] : undefined;
+}
+
+function start(pluginId: string, heapMb: number, init: WorkerInit): void {
+  workers
+    .get(pluginId)
+    ?.terminate()
+    .catch(() => undefined);
+  const spare = claimSpare(heapMb);
+  const worker = spare?.worker ?? newWorker(heapMb);
   workers.set(pluginId, worker);
-  let failure: (Error & { code?: string }) | null = null;
+  let failure: (Error & { code?: string }) | null = spare?.failure ?? null;
   worker.on("message", (frame: Frame) => send({ kind: "frame", pluginId, frame }));
   worker.on("error", (error) => {
     failure = error;
   });
-  worker.on("exit", (code) => {
+  const exited = (code: number) => {
     if (workers.get(pluginId) !== worker) return; // replaced or stopped on purpose
     workers.delete(pluginId);
     send({ kind: "exited", pluginId, reason: describeExit(code, failure, heapMb) });
-  });
+  };
+  worker.on("exit", exited);
+  // Queued until the worker listens: its first message says which plugin it runs.
+  worker.postMessage({ kind: "init", init } satisfies WorkerBoot);
 }
 
 onHostMessage((message) => {
@@ -90,4 +131,15 @@ onHostMessage((message) => {
 
 // Without the host there is nothing to serve (a utility process is ended by its parent instead).
 process.on("disconnect", () => process.exit(0));
+
 send({ kind: "ready" });
+
+// Spares (argv: how many, their heap cap in MB): the host starts this process before it knows
+// its plugins and says how many it expects, so their workers boot while the host starts.
+const [spareCount, spareHeapMb] = process.argv.slice(2).map(Number);
+if (spareCount && spareHeapMb) {
+  for (let i = 0; i < Math.min(spareCount, MAX_SPARES); i++) startSpare(spareHeapMb);
+  setTimeout(() => {
+    for (const spare of spares.splice(0)) void spare.worker.terminate().catch(() => undefined);
+  }, SPARE_IDLE_MS).unref();
+}

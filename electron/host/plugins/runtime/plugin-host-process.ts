@@ -11,6 +11,7 @@
 import { fork } from "node:child_process";
 import type { FromPluginHost, ToPluginHost } from "./boundary.js";
 import type { PluginHostBundle } from "./plugin-host-bundle.js";
+import { decodeWire, encodeWire } from "./wire-codec.js";
 
 /** The only variables the plugin host inherits. */
 export const ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"] as const;
@@ -28,6 +29,13 @@ export interface PluginHostLaunch {
   readyTimeoutMs?: number;
   /** Starts the process; Node's `fork` when absent. */
   spawn?: SpawnPluginHost;
+  /** Workers to start at once, before their plugins are known (plugin-host-main.ts). */
+  spares?: SpareWorkers;
+}
+
+export interface SpareWorkers {
+  count: number;
+  heapMb: number;
 }
 
 /** A started plugin host as the runtime drives it, whatever started it. */
@@ -47,16 +55,19 @@ export interface PluginHostChild {
 
 export type SpawnPluginHost = (
   entry: string,
-  options: { execArgv: string[]; env: Record<string, string>; execPath?: string },
+  options: { execArgv: string[]; env: Record<string, string>; execPath?: string; args?: string[] },
 ) => PluginHostChild;
 
-/** Node's `fork`, with structured-clone messages like Electron's utility process. */
+/**
+ * Node's `fork`, with structured-clone messages like Electron's utility process: JSON on the wire
+ * when it carries the message exactly, a V8-serialized envelope when not (wire-codec.ts).
+ */
 export const forkPluginHost: SpawnPluginHost = (entry, options) => {
-  const child = fork(entry, [], {
+  const child = fork(entry, options.args ?? [], {
     execPath: options.execPath ?? process.execPath,
     execArgv: options.execArgv,
     env: options.env,
-    serialization: "advanced",
+    serialization: "json",
     // stdout is dropped: a plugin must not print lines a script reading the app's stdout trusts.
     stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
@@ -68,9 +79,10 @@ export const forkPluginHost: SpawnPluginHost = (entry, options) => {
     get connected() {
       return child.connected;
     },
-    send: (message) => void child.send(message),
+    send: (message) => void child.send(encodeWire(message)),
     kill: () => void child.kill("SIGKILL"),
-    onMessage: (listener) => void child.on("message", listener),
+    onMessage: (listener) =>
+      void child.on("message", (message: FromPluginHost) => listener(decodeWire(message))),
     onExit: (listener) => void child.on("exit", (code, signal) => listener(code, signal)),
     onError: (listener) => void child.on("error", listener),
   };
@@ -128,6 +140,7 @@ export class PluginHostProcess {
       execArgv: permissionFlags(launch),
       env: { ...pluginHostEnv(), ...launch.env },
       ...(launch.execPath && { execPath: launch.execPath }),
+      ...(launch.spares && { args: [String(launch.spares.count), String(launch.spares.heapMb)] }),
     });
     const host = new PluginHostProcess(child);
     let buffered = "";

@@ -6,8 +6,8 @@
 import type { Clock } from "../../clock.js";
 import type { CtxCalls, FromPluginHost, WorkerInit } from "./boundary.js";
 import type { HandlerTable } from "./endpoint.js";
-import { locatePluginHostBundle, type PluginHostBundle } from "./plugin-host-bundle.js";
-import { PluginHostProcess, type PluginHostLaunch } from "./plugin-host-process.js";
+import { builtPluginHostBundle, locatePluginHostBundle, type PluginHostBundle } from "./plugin-host-bundle.js";
+import { PluginHostProcess, type PluginHostLaunch, type SpareWorkers } from "./plugin-host-process.js";
 import { defaultHeartbeat, WorkerSession, type HeartbeatOptions, type SessionEnd } from "./worker-session.js";
 
 export interface PluginRuntimeOptions {
@@ -73,6 +73,15 @@ export class PluginRuntime {
     session.end(reason);
   }
 
+  /**
+   * Starts the plugin host now, while the host is still starting, with `spares` workers booting
+   * for the plugins about to load (a worker's own start-up is most of a plugin's load).
+   */
+  warm(spares: SpareWorkers): void {
+    if (this.closed || this.process) return;
+    void this.ensureProcess(spares).catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const id of [...this.sessions.keys()]) this.stop(id, "was shut down");
@@ -81,16 +90,16 @@ export class PluginRuntime {
     this.process = null;
   }
 
-  private ensureProcess(): Promise<PluginHostProcess> {
+  private ensureProcess(spares?: SpareWorkers): Promise<PluginHostProcess> {
     if (this.process) return this.process;
-    const starting = (async () => {
-      const bundle = this.options.bundle ?? (await locatePluginHostBundle());
-      return PluginHostProcess.start(
+    const launch = (bundle: PluginHostBundle) =>
+      PluginHostProcess.start(
         {
           bundle,
           readPaths: this.options.readPaths,
           writePaths: this.options.writePaths,
           ...this.options.launch,
+          ...(spares && { spares }),
         },
         {
           onMessage: (message) => this.route(message),
@@ -102,7 +111,9 @@ export class PluginRuntime {
           ...(this.options.onStderr && { onStderr: this.options.onStderr }),
         },
       );
-    })();
+    // A built bundle is spawned right now (warm() runs inside the host's synchronous start-up).
+    const bundle = this.options.bundle ?? builtPluginHostBundle();
+    const starting = bundle ? launch(bundle) : locatePluginHostBundle().then(launch);
     this.process = starting;
     starting.catch(() => {
       if (this.process === starting) this.process = null;

@@ -1,16 +1,17 @@
 /**
- * The entry of one plugin's worker inside the plugin host (docs/contract.md §5.4). It holds the plugin's
- * `ctx`, imports the plugin's module when the host says `register`, and runs the handlers the host
- * invokes. What it needs of the worker's globals is taken before any plugin code runs, so a plugin
+ * The entry of one plugin's worker inside the plugin host (docs/contract.md §5.4). It learns which
+ * plugin it runs from its first message (`init`: it may have been started as a spare before the
+ * plugin was known), holds the plugin's `ctx`, imports the plugin's module when the host says
+ * `register`, and runs the handlers the host invokes. What it needs of the worker's globals is taken before any plugin code runs, so a plugin
  * that replaces `JSON`, `Array.prototype.map` or `fetch` only changes its own worker.
  */
 import { getHeapStatistics } from "node:v8";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import type { RegisterFn } from "../../../../plugins/sdk/types.js";
-import type { CtxCalls, Frame, PluginCalls, WorkerInit } from "./boundary.js";
+import type { CtxCalls, Frame, PluginCalls, WorkerBoot } from "./boundary.js";
 import { Endpoint } from "./endpoint.js";
-import { createWorkerCtx } from "./worker-ctx.js";
+import { createWorkerCtx, type WorkerCtx } from "./worker-ctx.js";
 
 class PluginLoadError extends Error {
   override readonly name = "PluginLoadError";
@@ -19,7 +20,6 @@ class PluginLoadError extends Error {
 const port = parentPort;
 if (!port) throw new Error("plugin-worker-main runs only as a worker");
 const post = port.postMessage.bind(port);
-const init = workerData as WorkerInit;
 const MB = 1024 * 1024;
 
 // A plugin may end its own worker (process.exit), never signal a process: not the host (its
@@ -74,10 +74,16 @@ const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginC
   },
   { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
 );
-const worker = createWorkerCtx(init, endpoint);
+let worker!: WorkerCtx;
+let booted = false;
 
-port.on("message", (frame: Frame) => {
-  if (frame.kind === "mirror") Object.assign(worker.mirror, frame.mirror);
-  else endpoint.receive(frame);
+port.on("message", (message: Frame | WorkerBoot) => {
+  if (message.kind === "init") {
+    if (booted) return;
+    booted = true;
+    worker = createWorkerCtx(message.init, endpoint);
+    void endpoint.call("ready", {}).catch(() => undefined);
+  } else if (!booted) return;
+  else if (message.kind === "mirror") Object.assign(worker.mirror, message.mirror);
+  else endpoint.receive(message);
 });
-void endpoint.call("ready", {}).catch(() => undefined);
