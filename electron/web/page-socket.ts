@@ -44,7 +44,7 @@ const reject = (socket: Duplex, status: 401 | 403): void => {
 
 export interface PageSocketOptions {
   router: Router;
-  events: EventHub;
+  events: Pick<EventHub, "subscribe">;
   sessions: PageSessions;
   /** This app's Host header values (`127.0.0.1:<port>`, `localhost:<port>`). */
   allowedHosts: () => Set<string>;
