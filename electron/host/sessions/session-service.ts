@@ -209,6 +209,8 @@ export class SessionService {
   }
 
   messages(sessionId: string): MessageView[] {
+    // A person's message whose request is still being sent is shown as it will be stored.
+    this.transcript.writeUnwritten();
     return this.store().listMessages(sessionId).map(toMessageView);
   }
 

@@ -139,8 +139,11 @@ export class Transcript {
     return { record, persist };
   }
 
-  /** Writes every announced message still waiting (before any other write, to keep the order). */
-  private writeUnwritten(): void {
+  /**
+   * Writes every announced message still waiting: before any other write (to keep the order) and
+   * before a read of the store that must show it.
+   */
+  writeUnwritten(): void {
     for (const persist of [...this.unwritten.values()]) {
       try {
         persist();

@@ -92,6 +92,17 @@ describe("the person's message of a new turn", () => {
     ]);
   });
 
+  it("is in the session's messages as soon as the send returns", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "slow", delayMs: 200 });
+    rig.main.enqueue("Later");
+    const { sessionId } = await rig.ok("session.create", { title: "Read at once" });
+    await rig.ok("session.send", { sessionId, text: "Visible now" });
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.map((m: any) => m.content)).toEqual(["Visible now"]);
+    await rig.idle(sessionId);
+  });
+
   it("is on disk when the provider refuses the request at once", async () => {
     rig = await startSessionRig();
     rig.main.fault({ kind: "http_error", status: 400, message: "bad request" });
