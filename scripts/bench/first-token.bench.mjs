@@ -1,7 +1,7 @@
 // first_token_overhead (issue 3): time to the first streamed token through the host
 // (session.send → first session.delta event) against the openai SDK called directly, both on the
-// same inline loopback OpenAI-format server that answers at once. Runs against the built tree.
-import { createServer } from "node:http";
+// same loopback OpenAI-format server that answers at once, on its own thread as a real provider is
+// (loopback-provider.mjs). Runs against the built tree.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import { median, ms, percentile } from "./stats.mjs";
 import { figure } from "./figure.mjs";
+import { startLoopbackProvider } from "./loopback-provider.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const load = (path) => import(pathToFileURL(join(root, "out", "electron", "host", path)).href);
@@ -16,46 +17,11 @@ const warmup = 20;
 const rounds = 150;
 const KEY = "sk-test-0000000000000000000000000000bench";
 
-function chunk(delta, extra = {}) {
-  return `data: ${JSON.stringify({
-    id: "chatcmpl-bench",
-    object: "chat.completion.chunk",
-    created: 1_700_000_000,
-    model: "bench/model",
-    choices: [{ index: 0, delta, finish_reason: null }],
-    ...extra,
-  })}\n\n`;
-}
-
-function startServer() {
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", () => {
-      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-      res.write(chunk({ role: "assistant", content: "Hello" }));
-      for (const word of [" from", " the", " loopback", " server."]) res.write(chunk({ content: word }));
-      res.write(
-        `data: ${JSON.stringify({
-          id: "chatcmpl-bench",
-          object: "chat.completion.chunk",
-          created: 1_700_000_000,
-          model: "bench/model",
-          choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
-          usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
-        })}\n\n`,
-      );
-      res.end("data: [DONE]\n\n");
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 export async function run() {
   const { createHost } = await load("create-host.js");
   const { createVault } = await load("secrets/vault.js");
-  const server = await startServer();
-  const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+  const server = await startLoopbackProvider();
+  const { baseURL } = server;
   const home = mkdtempSync(join(tmpdir(), "hermes-bench-first-token-"));
   const memoryKeychain = {
     get: async () => null,
@@ -125,7 +91,7 @@ export async function run() {
     }
   } finally {
     await host.close();
-    await new Promise((r) => server.close(r));
+    await server.close();
     rmSync(home, { recursive: true, force: true });
   }
   const h = median(hostTimes);

@@ -2,7 +2,6 @@
 // mapping) called in process, without the worker hop `llm_overhead` includes, vs
 // the `openai` SDK called directly, against the same loopback OpenAI-compatible server. Calls are
 // interleaved after a warm-up so both sides see the same machine state.
-import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,30 +15,11 @@ import { createRedactor } from "../../out/electron/host/secrets/redaction.js";
 import { createVault } from "../../out/electron/host/secrets/vault.js";
 import { median, percentile, interleaved } from "./stats.mjs";
 import { figure } from "./figure.mjs";
+import { startLoopbackProvider } from "./loopback-provider.mjs";
 
 const CALLS = 200;
 const WARMUP = 30;
 const KEY = "sk-bench-0000000000000000000000000000";
-const reply = JSON.stringify({
-  id: "chatcmpl-bench",
-  object: "chat.completion",
-  created: 1_700_000_000,
-  model: "bench/model",
-  choices: [{ index: 0, message: { role: "assistant", content: "pong" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-});
-
-function startServer() {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(reply) });
-      res.end(reply);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 /** An in-memory keychain: the bench measures the request path, not the OS keychain. */
 function memoryKeychain() {
   const secrets = new Map();
@@ -52,8 +32,8 @@ function memoryKeychain() {
 }
 
 export async function run() {
-  const server = await startServer();
-  const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+  const server = await startLoopbackProvider();
+  const { baseURL } = server;
   const home = mkdtempSync(join(tmpdir(), "hermes-bench-llm-"));
   const settings = new SettingsStore({ home });
   try {
@@ -92,7 +72,7 @@ export async function run() {
     ];
   } finally {
     settings.close();
-    server.close();
+    await server.close();
     rmSync(home, { recursive: true, force: true });
   }
 }
