@@ -135,6 +135,9 @@ void app.whenReady().then(() => {
 
 app.on("web-contents-created", (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: "deny" }));
+  // A closed window's plugin page frames are gone: their page tokens die with it.
+  const connectionId = `window:${contents.id}`;
+  contents.once("destroyed", () => host?.pageSessions.endConnection(connectionId));
   contents.on("will-navigate", (event, url) => {
     if (!isAllowedNavigation(url)) event.preventDefault();
   });

@@ -3,9 +3,10 @@
  * `/plugin-pages/<id>/__hermes/socket`: the page frame talks to the host directly, not through the
  * app window (one process hop less). The handshake needs this app's Host, an opaque ("null") or
  * no Origin, and a page token minted for this very plugin (`plugins.pageSession`), offered as the
- * `hermes.page.<token>` subprotocol; the app's launch token is never accepted here. On the socket
- * the page may only call its own plugin's methods, for the session its token names, and hears
- * only that plugin's events of that session. Revoking the token closes the socket.
+ * `hermes.page.token.<token>` subprotocol beside `hermes.page` (which the server picks); the
+ * app's launch token is never accepted here. On the socket the page may only call its own
+ * plugin's methods, for the session its token names, and hears only that plugin's events of that
+ * session. Revoking the token closes the socket.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
