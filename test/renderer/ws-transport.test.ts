@@ -265,6 +265,25 @@ describe("WebSocket client", () => {
     expect(client.status).toBe("reconnecting");
   });
 
+  it("with connectAfter, opens no socket until it settles, then sends the calls made meanwhile", async () => {
+    const server = await startServer((request, socket) =>
+      answer(socket, { id: request.id, result: hostInfo }),
+    );
+    let paint: () => void = () => undefined;
+    const client = createWebSocketClient({
+      url: server.url,
+      WebSocketImpl: WebSocket as unknown as WebSocketConstructorLike,
+      connectAfter: new Promise<void>((resolve) => (paint = resolve)),
+    });
+    cleanups.push(() => client.close());
+    const info = client.call("host.info", {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.connections).toHaveLength(0);
+    paint();
+    expect(await info).toEqual(hostInfo);
+    expect(server.connections).toHaveLength(1);
+  });
+
   it("close() rejects what is pending and stops reconnecting", async () => {
     const server = await startServer(() => undefined); // never answers
     const client = connect(server);

@@ -17,6 +17,13 @@ let tokenMissing = false;
 /** True when this web-mode tab has no launch token (opened without the printed URL). */
 export const launchTokenMissing = (): boolean => tokenMissing;
 
+/**
+ * Settles after the next frame is painted. The page's first paint needs no call, and the host
+ * starts its heavy work on the first connection, so connecting after it keeps the two apart.
+ */
+const afterNextPaint = (win: Window): Promise<void> =>
+  new Promise((resolve) => win.requestAnimationFrame(() => win.setTimeout(resolve, 0)));
+
 export function createHermesClient(win: Window = window): HermesClient {
   if (win.hermes) return createIpcClient(win.hermes);
   const token = takeLaunchToken(win);
@@ -24,5 +31,6 @@ export function createHermesClient(win: Window = window): HermesClient {
   return createWebSocketClient({
     url: sameOriginRpcUrl(win.location),
     protocols: token ? [RPC_SUBPROTOCOL, tokenSubprotocol(token)] : [RPC_SUBPROTOCOL],
+    connectAfter: afterNextPaint(win),
   });
 }

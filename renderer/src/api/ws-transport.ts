@@ -36,6 +36,8 @@ export interface WebSocketClientOptions {
   protocols?: string[];
   /** Defaults to the browser's WebSocket; tests pass the `ws` package's. */
   WebSocketImpl?: WebSocketConstructorLike;
+  /** Opens the socket once this settles (calls made before wait for it); at once without it. */
+  connectAfter?: Promise<unknown>;
   /** First retry delay; doubles per failed attempt up to `maxBackoffMs`. */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
@@ -186,7 +188,8 @@ export function createWebSocketClient(options: WebSocketClientOptions): HermesCl
       else send();
     });
 
-  connect();
+  if (options.connectAfter) void options.connectAfter.then(() => closed || connect());
+  else connect();
 
   return {
     get status() {

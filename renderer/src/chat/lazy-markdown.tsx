@@ -7,7 +7,14 @@ import { deferredComponent } from "../ui/deferred-component.js";
 
 const DeferredMarkdown = deferredComponent(() => import("./markdown.js").then((module) => module.Markdown));
 
-export const preloadMarkdown = DeferredMarkdown.preload;
+/** Loads the renderer and, in a later idle moment, runs its parser once so a first reply is quick. */
+export function preloadMarkdown(): Promise<unknown> {
+  return DeferredMarkdown.preload().then(() =>
+    import("./markdown.js").then(({ warmUpMarkdown }) => {
+      if (typeof requestIdleCallback === "function") requestIdleCallback(() => warmUpMarkdown());
+    }),
+  );
+}
 
 export function LazyMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
   return (

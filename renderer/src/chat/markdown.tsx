@@ -127,6 +127,20 @@ const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
   );
 }, sameGroup);
 
+/**
+ * Parses a sample of every kind of block once, so the first reply's first frame does not pay for
+ * the parser's first run (its tables and the compiler's first pass). Run while the page is idle.
+ */
+export function warmUpMarkdown(): void {
+  renderMarkdown({
+    children:
+      "# Title\n\nSome *text*, `code` and a [link](https://example.com).\n\n- item\n\n| a |\n| - |\n| b |\n\n```js\nconst a = 1;\n```",
+    remarkPlugins,
+    rehypePlugins,
+    components,
+  });
+}
+
 /** How long one render may spend parsing new blocks of a streaming reply. */
 const parseBudgetMs = 3;
 
