@@ -6,7 +6,11 @@
 import type { Clock } from "../../clock.js";
 import type { CtxCalls, FromPluginHost, WorkerInit } from "./boundary.js";
 import type { HandlerTable } from "./endpoint.js";
-import { builtPluginHostBundle, locatePluginHostBundle, type PluginHostBundle } from "./plugin-host-bundle.js";
+import {
+  builtPluginHostBundle,
+  locatePluginHostBundle,
+  type PluginHostBundle,
+} from "./plugin-host-bundle.js";
 import { PluginHostProcess, type PluginHostLaunch, type SpareWorkers } from "./plugin-host-process.js";
 import { defaultHeartbeat, WorkerSession, type HeartbeatOptions, type SessionEnd } from "./worker-session.js";
 
