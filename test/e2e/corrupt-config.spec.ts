@@ -14,8 +14,11 @@ test("an unparseable config.yaml is moved aside and the user is told where it we
   page,
   hermes,
 }) => {
-  const movedAside = (await readdir(hermes.home)).filter((file) => file.startsWith("config.yaml.corrupt-"));
-  expect(movedAside).toHaveLength(1);
+  // The host starts on the page's first connection, or on its own shortly after launch (no page here).
+  const corruptCopies = async () =>
+    (await readdir(hermes.home)).filter((file) => file.startsWith("config.yaml.corrupt-"));
+  await expect.poll(corruptCopies).toHaveLength(1);
+  const movedAside = await corruptCopies();
   const movedName = movedAside[0] ?? "";
   expect(await readFile(join(hermes.home, movedName), "utf8")).toBe(unparseable);
 
