@@ -45,14 +45,21 @@ export interface KeytarVaultOptions {
   loadKeytar?: KeytarLoader;
 }
 
+/**
+ * Names the keychain service instead of "hermes-desktop", so two installs (or parallel test runs,
+ * whose deletes would otherwise race another run's listing of the same service) keep their keys apart.
+ */
+export const KEYCHAIN_SERVICE_ENV = "HERMES_DESKTOP_KEYCHAIN_SERVICE";
+
 export function createKeytarVault(options: KeytarVaultOptions = {}): Vault {
+  const env = options.env ?? process.env;
   const keychain = createKeytarKeychain({
-    service: options.service ?? DEFAULT_VAULT_SERVICE,
+    service: options.service ?? (env[KEYCHAIN_SERVICE_ENV]?.trim() || DEFAULT_VAULT_SERVICE),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.clock && { clock: options.clock }),
     ...(options.loadKeytar && { load: options.loadKeytar }),
   });
-  return createVault(keychain, options.env ?? process.env);
+  return createVault(keychain, env);
 }
 
 /** The vault over any Keychain; `createKeytarVault` is the production wiring. */

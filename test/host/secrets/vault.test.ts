@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InvalidVaultInputError } from "../../../electron/host/secrets/errors.js";
-import { accountFor, createKeytarVault, type Vault } from "../../../electron/host/secrets/vault.js";
+import {
+  accountFor,
+  createKeytarVault,
+  KEYCHAIN_SERVICE_ENV,
+  type Vault,
+} from "../../../electron/host/secrets/vault.js";
 
 // These tests talk to the real Secret Service through keytar; they need a session bus with an
 // unlocked gnome-keyring. The project's test runner provides one; run by hand like this:
@@ -70,6 +75,15 @@ describe("keytar vault round trip", () => {
     await first.setKey("openrouter", FAKE_KEY);
     expect(await second.getKey("openrouter")).toBeNull();
     expect(await second.listAccounts()).toEqual([]);
+  });
+
+  it("takes its service from HERMES_DESKTOP_KEYCHAIN_SERVICE when none is given", async () => {
+    const service = uniqueService();
+    const named = createKeytarVault({ env: { [KEYCHAIN_SERVICE_ENV]: ` ${service} ` } });
+    opened.push(named);
+    await named.setKey("openrouter", FAKE_KEY);
+    expect(await openVault({ service }).getKey("openrouter")).toBe(FAKE_KEY);
+    expect(await openVault().getKey("openrouter")).toBeNull();
   });
 
   it("refuses empty keys and ambiguous account names without storing anything", async () => {
