@@ -4,60 +4,19 @@
 //  - `llm_overhead_in_worker`: the same call timed inside the worker, as the plugin sees it;
 //  - `plugin_llm_time_to_answer`: `ctx.llm` does not stream (docs/contract.md §6.6), so there is
 //    no first token through a plugin: the plugin's time to its whole answer (timed in the worker)
-//    vs the SDK's first streamed token (the server sends the reply in one chunk either way).
-import { createServer } from "node:http";
+//    vs the SDK's first streamed token (the loopback server answers at once either way).
 import OpenAI from "openai";
-import { median, percentile, interleaved } from "./stats.mjs";
+import { median, percentile, interleaved, interleavedSamples, timed } from "./stats.mjs";
 import { figure } from "./figure.mjs";
+import { startLoopbackProvider } from "./loopback-provider.mjs";
 import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
 
 const CALLS = 200;
 const WARMUP = 30;
 const KEY = "sk-bench-0000000000000000000000000000";
-const reply = JSON.stringify({
-  id: "chatcmpl-bench",
-  object: "chat.completion",
-  created: 1_700_000_000,
-  model: "bench/model",
-  choices: [{ index: 0, message: { role: "assistant", content: "pong" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-});
-
-const chunk = (delta, finish = null, usage) =>
-  `data: ${JSON.stringify({
-    id: "chatcmpl-bench",
-    object: "chat.completion.chunk",
-    created: 1_700_000_000,
-    model: "bench/model",
-    choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }],
-    ...(usage && { usage }),
-  })}\n\n`;
-const streamed =
-  chunk({ role: "assistant", content: "pong" }) +
-  chunk({}, "stop") +
-  chunk(null, null, { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 }) +
-  "data: [DONE]\n\n";
-
-function startServer() {
-  const server = createServer((req, res) => {
-    const parts = [];
-    req.on("data", (part) => parts.push(part));
-    req.on("end", () => {
-      if (JSON.parse(Buffer.concat(parts).toString("utf8")).stream === true) {
-        res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-        res.end(streamed);
-        return;
-      }
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(reply) });
-      res.end(reply);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 export async function run() {
-  const server = await startServer();
-  const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+  const server = await startLoopbackProvider();
+  const { baseURL } = server;
   const source = () => `export function register(ctx) {
     const ask = () => ctx.llm.complete({ messages: [{ role: "user", content: "ping" }] });
     ctx.registerCommand({ name: "ask", handler: async () => (await ask()).text });
@@ -104,7 +63,7 @@ export async function run() {
     ];
   } finally {
     await host.close();
-    server.close();
+    await server.close();
     cleanup();
   }
 }
@@ -120,11 +79,6 @@ async function timedInWorker(command, direct, messages) {
     if (text !== "pong") throw new Error(`ask-timed answered ${JSON.stringify(text)}`);
     return ms;
   };
-  const timed = async (fn) => {
-    const t0 = performance.now();
-    await fn();
-    return performance.now() - t0;
-  };
   const sdkAnswer = () => direct.chat.completions.create({ model: "bench/model", messages });
   const sdkFirstToken = async () => {
     const t0 = performance.now();
@@ -137,21 +91,8 @@ async function timedInWorker(command, direct, messages) {
     return first;
   };
   // Two interleaved runs, so a streamed reply never sits between the plugin call and its baseline.
-  const pair = async (baseline) => {
-    for (let i = 0; i < WARMUP; i++) {
-      await inner();
-      await baseline();
-    }
-    const plugin = [];
-    const base = [];
-    for (let i = 0; i < CALLS; i++) {
-      plugin.push(await inner());
-      base.push(await baseline());
-    }
-    return { plugin, base };
-  };
-  const { plugin, base: answer } = await pair(() => timed(sdkAnswer));
-  const { plugin: pluginToAnswer, base: firstToken } = await pair(sdkFirstToken);
+  const { a: plugin, b: answer } = await interleavedSamples(inner, timed(sdkAnswer), CALLS, WARMUP);
+  const { a: pluginToAnswer, b: firstToken } = await interleavedSamples(inner, sdkFirstToken, CALLS, WARMUP);
   const p = median(plugin);
   const a = median(answer);
   const q = median(pluginToAnswer);

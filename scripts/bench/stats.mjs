@@ -8,16 +8,11 @@ export function percentile(xs, p) {
 export const ms = (x) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 
 /**
- * Times `a` and `b` (async functions) `calls` times each, interleaved after `warmup` rounds of
- * both, alternating which goes first so neither side always runs on a just-warmed socket.
- * Returns the per-call times in ms of each side.
+ * Takes `calls` samples of each of `a` and `b` (async functions that resolve to their own time in
+ * ms, e.g. one measured inside a worker), interleaved after `warmup` rounds of both, alternating
+ * which goes first so neither side always runs on a just-warmed socket.
  */
-export async function interleaved(a, b, calls, warmup = 30) {
-  const time = async (fn) => {
-    const t0 = performance.now();
-    await fn();
-    return performance.now() - t0;
-  };
+export async function interleavedSamples(a, b, calls, warmup = 30) {
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
@@ -26,12 +21,23 @@ export async function interleaved(a, b, calls, warmup = 30) {
   const bTimes = [];
   for (let i = 0; i < calls; i++) {
     if (i % 2 === 0) {
-      aTimes.push(await time(a));
-      bTimes.push(await time(b));
+      aTimes.push(await a());
+      bTimes.push(await b());
     } else {
-      bTimes.push(await time(b));
-      aTimes.push(await time(a));
+      bTimes.push(await b());
+      aTimes.push(await a());
     }
   }
   return { a: aTimes, b: bTimes };
 }
+
+/** `fn`, resolving to how long it took in ms. */
+export const timed = (fn) => async () => {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+};
+
+/** Times `a` and `b` (async functions) with `interleavedSamples`; returns each side's times in ms. */
+export const interleaved = (a, b, calls, warmup = 30) =>
+  interleavedSamples(timed(a), timed(b), calls, warmup);
