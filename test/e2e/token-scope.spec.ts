@@ -20,7 +20,13 @@ async function startBystander(): Promise<{ origin: string; seen: Seen[]; close()
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  // Chromium keeps its connection to the bystander alive; close it too, or close() waits on it.
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { origin, seen, close };
 }
 
 test("another local server receives no cookie and no token; the app survives a reload", async ({
