@@ -41,7 +41,8 @@ export function formatFigure(f) {
   ]
     .filter(Boolean)
     .join(" and ");
-  const suffix = f.target.on === "ratio" ? "x" : f.target.on === "value" ? ` ${f.unit}` : ` ${f.unit}`;
+  // A target on a figure-specific field names its unit in the field (`longest_task_ms`).
+  const suffix = f.target.on === "ratio" ? "x" : f.target.on.endsWith("_ms") ? " ms" : ` ${f.unit}`;
   return `${f.name}: ${f.text}; target ${f.target.on} ${bound}${suffix}: ${f.met ? "met" : "missed"}`;
 }
 
