@@ -1,12 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
-import {
-  parseSearchQuery,
-  prefixToken,
-  toMatchExpression,
-  type ParsedQuery,
-  type SearchTerm,
-} from "./fts-query.js";
-import { sessionKeyRange, sessionRowOfKey } from "./message-key.js";
+import { parseSearchQuery, prefixToken, toMatchExpression, type ParsedQuery } from "./fts-query.js";
+import { MessageHits } from "./message-hits.js";
+import { sessionKeyRange } from "./message-key.js";
 import { buildSnippet } from "./search-snippet.js";
 import { summaryColumns as sessionColumns, toSummary, type SessionRow } from "./session-table.js";
 import type { SearchHit } from "./types.js";
@@ -16,14 +11,23 @@ export type SearchOptions = { limit?: number };
 export const DEFAULT_SEARCH_LIMIT = 50;
 const MAX_SEARCH_LIMIT = 500;
 
-// Matching messages are read newest-created session first, this many at a time.
-const HIT_WINDOW = 1024;
+// Matching messages are read newest-created session first, at first this many per session asked
+// for (at least MIN_HIT_WINDOW): enough to cover `limit` sessions when matches are dense, without
+// paying for a thousand matches of an AND query when fifty sessions are shown.
+const HIT_WINDOW_PER_RESULT = 2;
+const MIN_HIT_WINDOW = 64;
 // The messages index keeps prefixes of these lengths (migrations.ts: prefix = '2 3').
 const LONGEST_INDEXED_PREFIX = 3;
-// A longer typed prefix is rewritten as an OR of at most this many whole words.
-const MAX_COMPLETIONS = 16;
-// Sorting one candidate session by `updated_at` costs about this many rows of the newest-first walk.
-const SORT_COST_IN_WALK_ROWS = 8;
+// A longer typed prefix is rewritten as an OR of at most this many whole words (an OR of exact
+// words is read lazily; a prefix beyond the prefix indexes reads every completion's whole doclist).
+const MAX_COMPLETIONS = 64;
+// Costs in rows of the newest-first walk (which reads session rows a page at a time): sorting one
+// candidate session by `updated_at`, and reading one match (a single word, or several words that
+// must meet in one message, where the index leapfrogs through every word's doclist).
+const SORT_COST_IN_WALK_ROWS = 16;
+const READ_COST_IN_WALK_ROWS = { oneWord: 3, severalWords: 50 };
+// The walk reads session rows in pages, the first this big, each next one twice the last.
+const FIRST_WALK_PAGE = 128;
 
 type Found = { row: number; messageRow: number | null };
 type MessageMatch = { match: string; seekable: boolean };
@@ -44,18 +48,20 @@ export class SessionSearch {
   private readonly hitsAfterStmt: Statement<[string, number, number], number>;
   private readonly titleHitsStmt: Statement<[string], number>;
   private readonly firstHitFromStmt: Statement<[string, number], number>;
-  private readonly newestRowsStmt: Statement<[], number>;
-  private readonly sessionCountStmt: Statement<[], number>;
+  private readonly newestRowsStmt: Statement<[number], number>;
+  private readonly newerRowsStmt: Statement<[number, number, number], number>;
+  private readonly updatedAtStmt: Statement<[number], number>;
+  private readonly rowSpanStmt: Statement<[], { newest: number | null; oldest: number | null }>;
   private readonly sessionsStmt: Statement<[string], SessionRow>;
   private readonly candidatesStmt: Statement<[string, number], SessionRow>;
-  private readonly messageStmt: Statement<[number], { id: string; content: string }>;
+  private readonly messagesStmt: Statement<[string], { row: number; id: string; content: string }>;
   private readonly completionsStmt: Statement<[string, string, number], string>;
 
-  private readonly hitWindow: number;
+  private readonly hitWindow: number | undefined;
 
   /** `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise the walk). */
   constructor(db: Database, options: { hitWindow?: number } = {}) {
-    this.hitWindow = options.hitWindow ?? HIT_WINDOW;
+    this.hitWindow = options.hitWindow;
     // Only the ascending `rowid >`/`>=` forms stop early; an upper bound or DESC order reads the whole doclist.
     this.hitsAfterStmt = db
       .prepare<[string, number, number], number>(
@@ -70,16 +76,24 @@ export class SessionSearch {
         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? LIMIT 1",
       )
       .pluck();
+    // The walk reads pages of one plucked column: about three times faster per row than iterate().
     this.newestRowsStmt = db
-      .prepare<[], number>("SELECT row FROM sessions ORDER BY updated_at DESC, row DESC")
+      .prepare<[number], number>("SELECT row FROM sessions ORDER BY updated_at DESC, row DESC LIMIT ?")
+      .pluck();
+    this.newerRowsStmt = db
+      .prepare<[number, number, number], number>(
+        `SELECT row FROM sessions WHERE (updated_at, row) < (?, ?)
+         ORDER BY updated_at DESC, row DESC LIMIT ?`,
+      )
+      .pluck();
+    this.updatedAtStmt = db
+      .prepare<[number], number>("SELECT updated_at FROM sessions WHERE row = ?")
       .pluck();
     // Rows are never reused, so the span of row ids bounds the number of sessions cheaply. Each
     // bound is its own subquery: one SELECT with both min() and max() scans the whole table.
-    this.sessionCountStmt = db
-      .prepare<[], number>(
-        "SELECT coalesce((SELECT max(row) FROM sessions) - (SELECT min(row) FROM sessions) + 1, 0)",
-      )
-      .pluck();
+    this.rowSpanStmt = db.prepare(
+      "SELECT (SELECT max(row) FROM sessions) AS newest, (SELECT min(row) FROM sessions) AS oldest",
+    );
     this.sessionsStmt = db.prepare(
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))`,
     );
@@ -87,7 +101,9 @@ export class SessionSearch {
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))
        ORDER BY updated_at DESC, row DESC LIMIT ?`,
     );
-    this.messageStmt = db.prepare("SELECT id, content FROM messages WHERE row = ?");
+    this.messagesStmt = db.prepare(
+      "SELECT row, id, content FROM messages WHERE row IN (SELECT value FROM json_each(?))",
+    );
     this.completionsStmt = db
       .prepare<[string, string, number], string>(
         "SELECT term FROM messages_vocab WHERE term >= ? AND term < ?  LIMIT ?",
@@ -101,18 +117,29 @@ export class SessionSearch {
     const limit = clampLimit(options.limit);
     const titleRows = new Set(this.titleHitsStmt.all(toMatchExpression(parsed)));
     const message = this.messageMatchExpression(parsed);
-    const hits = new MessageHits(this.hitsAfterStmt, message.match, this.hitWindow);
-    hits.read(this.hitWindow);
-    const candidates = hits.firstMatch.size + titleRows.size;
+    const window = this.hitWindow ?? Math.max(MIN_HIT_WINDOW, HIT_WINDOW_PER_RESULT * limit);
+    const hits = new MessageHits(this.hitsAfterStmt, message.match, window);
+    const plan: PlanInputs = {
+      limit,
+      titleMatches: titleRows.size,
+      span: this.rowSpanStmt.get()!,
+      readCost:
+        parsed.terms.length > 1 ? READ_COST_IN_WALK_ROWS.severalWords : READ_COST_IN_WALK_ROWS.oneWord,
+    };
+    // Sorting needs every match read; read on only while sorting still looks cheaper.
+    while (!hits.complete && sortIsCheaper(hits, plan)) hits.readMore();
     const found =
-      hits.complete &&
-      candidates * SORT_COST_IN_WALK_ROWS < (limit * this.sessionCountStmt.get()!) / Math.max(1, candidates)
+      hits.complete && sortIsCheaper(hits, plan)
         ? this.sortCandidates(hits, titleRows, limit)
         : this.walkNewest(hits, message, titleRows, limit);
-    return found.map(({ session, messageRow }) => ({
-      ...toSummary(session),
-      snippet: messageRow === null ? null : this.snippetOf(messageRow, parsed.terms),
-    }));
+    const messages = this.messagesOf(found);
+    return found.map(({ session, messageRow }) => {
+      const message = messageRow === null ? undefined : messages.get(messageRow);
+      return {
+        ...toSummary(session),
+        snippet: message ? { messageId: message.id, ...buildSnippet(message.content, parsed.terms) } : null,
+      };
+    });
   }
 
   /**
@@ -156,12 +183,12 @@ export class SessionSearch {
     limit: number,
   ): { session: SessionRow; messageRow: number | null }[] {
     const found: Found[] = [];
-    for (const row of this.newestRowsStmt.iterate()) {
+    for (const row of this.newestSessionRows()) {
       let messageRow = hits.firstMatch.get(row) ?? null;
       if (messageRow === null && !hits.knows(row)) {
         // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
         messageRow =
-          message.seekable && hits.hitsBefore(row) > 4 * this.hitWindow
+          message.seekable && hits.hitsBefore(row) > 4 * hits.firstWindow
             ? this.probe(message.match, row)
             : hits.readUntilKnown(row);
       }
@@ -187,67 +214,57 @@ export class SessionSearch {
     return hit !== undefined && hit <= range.last ? hit : null;
   }
 
-  private snippetOf(messageRow: number, terms: readonly SearchTerm[]): SearchHit["snippet"] {
-    const message = this.messageStmt.get(messageRow);
-    if (!message) return null;
-    return { messageId: message.id, ...buildSnippet(message.content, terms) };
+  /** Session rows newest-updated first, read a page at a time (each twice the last). */
+  private *newestSessionRows(): Generator<number> {
+    let size = FIRST_WALK_PAGE;
+    let page = this.newestRowsStmt.all(size);
+    for (;;) {
+      yield* page;
+      const last = page[page.length - 1];
+      if (page.length < size || last === undefined) return;
+      const updatedAt = this.updatedAtStmt.get(last);
+      if (updatedAt === undefined) return;
+      size *= 2;
+      page = this.newerRowsStmt.all(updatedAt, last, size);
+    }
+  }
+
+  /** The messages whose excerpts are shown, read in one statement. */
+  private messagesOf(
+    found: readonly { messageRow: number | null }[],
+  ): Map<number, { id: string; content: string }> {
+    const rows = found.flatMap(({ messageRow }) => (messageRow === null ? [] : [messageRow]));
+    if (rows.length === 0) return new Map();
+    return new Map(this.messagesStmt.all(JSON.stringify(rows)).map((m) => [m.row, m]));
   }
 }
 
+type PlanInputs = {
+  limit: number;
+  titleMatches: number;
+  /** The newest and oldest session rows (null when there are none). */
+  span: { newest: number | null; oldest: number | null };
+  readCost: number;
+};
+
 /**
- * Matching messages read in ascending key order, i.e. newest-created session first. Every session
- * newer than the last one read has had all its matches read, so whether it matches is known.
+ * Whether sorting every candidate session beats walking sessions newest-updated first, in rows of
+ * the walk. From what was read so far (the newest-created sessions), the matches and candidate
+ * sessions of the whole store are estimated. The walk visits about `limit / density` sessions and
+ * reads matches only that far; a sort reads every match and sorts every candidate.
  */
-class MessageHits {
-  /** Each session's first matching message, for the sessions read so far. */
-  readonly firstMatch = new Map<number, number>();
-  complete: boolean;
-  private lastKey = 0;
-  private firstKey = 0;
-  private hitsRead = 0;
-  constructor(
-    private readonly stmt: Statement<[string, number, number], number>,
-    private readonly match: string | null,
-    private window: number,
-  ) {
-    this.complete = match === null;
-  }
-
-  read(count: number): void {
-    if (this.complete || this.match === null) return;
-    const keys = this.stmt.all(this.match, this.lastKey, count + 1);
-    const taken = keys.length > count ? keys.slice(0, count) : keys;
-    for (const key of taken) {
-      const sessionRow = sessionRowOfKey(key);
-      if (!this.firstMatch.has(sessionRow)) this.firstMatch.set(sessionRow, key);
-    }
-    if (taken.length > 0) {
-      this.firstKey ||= taken[0]!;
-      this.lastKey = taken[taken.length - 1]!;
-    }
-    this.hitsRead += taken.length;
-    this.complete = keys.length <= count;
-  }
-
-  /** About how many matches lie between what was read and this older session. */
-  hitsBefore(sessionRow: number): number {
-    const covered = sessionRowOfKey(this.firstKey) - sessionRowOfKey(this.lastKey) + 1;
-    return ((sessionRowOfKey(this.lastKey) - sessionRow) * this.hitsRead) / Math.max(1, covered);
-  }
-
-  /** Whether this session's matches (or their absence) are all read. */
-  knows(sessionRow: number): boolean {
-    return this.complete || (this.lastKey !== 0 && sessionRow >= sessionRowOfKey(this.lastKey));
-  }
-
-  /** Reads on, in growing windows, until the session is known; its first match or null. */
-  readUntilKnown(sessionRow: number): number | null {
-    while (!this.knows(sessionRow)) {
-      this.window *= 2;
-      this.read(this.window);
-    }
-    return this.firstMatch.get(sessionRow) ?? null;
-  }
+function sortIsCheaper(hits: MessageHits, plan: PlanInputs): boolean {
+  const { newest, oldest } = plan.span;
+  if (newest === null || oldest === null) return true;
+  const sessions = newest - oldest + 1;
+  const share = hits.complete ? 1 : Math.min(1, Math.max(1, hits.sessionsCovered(newest)) / sessions);
+  const matches = hits.hitsRead / share;
+  const candidates = Math.max(1, hits.firstMatch.size / share + plan.titleMatches);
+  const walkMatches = Math.min(matches, (matches * plan.limit) / candidates);
+  const walk =
+    (plan.limit * sessions) / candidates + plan.readCost * Math.max(0, walkMatches - hits.hitsRead);
+  const sort = SORT_COST_IN_WALK_ROWS * candidates + plan.readCost * (matches - hits.hitsRead);
+  return sort < walk;
 }
 
 function clampLimit(limit: number | undefined): number {
