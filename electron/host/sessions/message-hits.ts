@@ -24,10 +24,12 @@ export class MessageHits {
     this.read(firstWindow);
   }
 
-  private read(count: number): void {
+  /** Reads up to `count` more matches; all the rest when `count` is null. */
+  private read(count: number | null): void {
     if (this.complete || this.match === null) return;
-    const keys = this.stmt.all(this.match, this.lastKey, count + 1);
-    const taken = keys.length > count ? keys.slice(0, count) : keys;
+    // LIMIT -1 is no limit.
+    const keys = this.stmt.all(this.match, this.lastKey, count === null ? -1 : count + 1);
+    const taken = count !== null && keys.length > count ? keys.slice(0, count) : keys;
     for (const key of taken) {
       const sessionRow = sessionRowOfKey(key);
       if (!this.firstMatch.has(sessionRow)) this.firstMatch.set(sessionRow, key);
@@ -37,7 +39,15 @@ export class MessageHits {
       this.lastKey = taken[taken.length - 1]!;
     }
     this.hitsRead += taken.length;
-    this.complete = keys.length <= count;
+    this.complete = count === null || keys.length <= count;
+  }
+
+  /**
+   * Reads every match left, in one statement: each statement seeks every word's doclist to where
+   * the last read stopped, which for a word without a doclist index means reading it from its start.
+   */
+  readRest(): void {
+    this.read(null);
   }
 
   /** Reads on: twice as many matches as the last read took. */
@@ -46,12 +56,9 @@ export class MessageHits {
     this.read(this.window);
   }
 
-  /**
-   * How many sessions, counted from the newest row `newestRow`, have had all their matches read
-   * (only meaningful while not complete).
-   */
-  sessionsCovered(newestRow: number): number {
-    return this.lastKey === 0 ? 0 : newestRow - sessionRowOfKey(this.lastKey) + 1;
+  /** Sessions at or after this row are known (while not complete; read() has run at least once). */
+  knownFromRow(): number {
+    return sessionRowOfKey(this.lastKey);
   }
 
   /** About how many matches lie between what was read and this older session. */

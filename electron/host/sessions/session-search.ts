@@ -21,15 +21,15 @@ const LONGEST_INDEXED_PREFIX = 3;
 // A longer typed prefix is rewritten as an OR of at most this many whole words (an OR of exact
 // words is read lazily; a prefix beyond the prefix indexes reads every completion's whole doclist).
 const MAX_COMPLETIONS = 64;
-// Costs in rows of the newest-first walk (which reads session rows a page at a time): sorting one
-// candidate session by `updated_at`, and reading one match (a single word, or several words that
-// must meet in one message, where the index leapfrogs through every word's doclist).
-const SORT_COST_IN_WALK_ROWS = 16;
-const READ_COST_IN_WALK_ROWS = { oneWord: 3, severalWords: 50 };
-// The walk reads session rows in pages, the first this big, each next one twice the last.
-const FIRST_WALK_PAGE = 128;
+// Costs in rows of the newest-updated index stepped over (about 0.05 µs each): sorting one
+// candidate session (looked up by row, then sorted: about 2.5 µs), and reading one match: of a
+// single word (about 0.25 µs), or of several words that must meet in one message (several µs: the
+// index leapfrogs through every word's doclist, so a match costs the rarest word's doclist up to it).
+const SORT_COST_IN_SCANNED_ROWS = 50;
+const READ_COST_IN_SCANNED_ROWS = { oneWord: 5, severalWords: 140 };
 
-type Found = { row: number; messageRow: number | null };
+type Found = { session: SessionRow; messageRow: number | null };
+type RowSpan = { newest: number; oldest: number };
 type MessageMatch = { match: string; seekable: boolean };
 
 /**
@@ -37,29 +37,29 @@ type MessageMatch = { match: string; seekable: boolean };
  * first, each with an excerpt of its first matching message.
  *
  * Message keys put newer sessions first (message-key.ts), so matching messages are read in windows,
- * newest-created session first, and every session newer than the last one read is known to match
- * or not. Sessions are then walked newest-updated first through their index, each looked up in
- * what was read; a session older than that (an old chat that was resumed) is asked of the index
- * directly, or the window is extended. The walk stops at `limit`, so a word in most chats costs a
- * few hundred lookups, not a sort of every chat that has it. A rare word whose matches were all read
- * and are few is cheaper to sort than to find by walking, so those are sorted.
+ * newest-created session first, and every session at or after the last one read is known to match
+ * or not. Once the known sessions hold `limit` candidates, those are sorted by `updated_at`; the
+ * last of the first `limit` is the bar. Only an older session updated after the bar (an old chat
+ * that was resumed) can still make the page: the index names those, and each is asked of the index
+ * directly, or the window is extended. So a word in most chats costs a window of matches and a
+ * short sort, and a rare word costs a sort of its few sessions.
  */
 export class SessionSearch {
   private readonly hitsAfterStmt: Statement<[string, number, number], number>;
-  private readonly titleHitsStmt: Statement<[string], number>;
+  private readonly titleHitsFromStmt: Statement<[string, number], number>;
+  private readonly titleFromStmt: Statement<[string, number], number>;
   private readonly firstHitFromStmt: Statement<[string, number], number>;
-  private readonly newestRowsStmt: Statement<[number], number>;
-  private readonly newerRowsStmt: Statement<[number, number, number], number>;
-  private readonly updatedAtStmt: Statement<[number], number>;
   private readonly rowSpanStmt: Statement<[], { newest: number | null; oldest: number | null }>;
+  private readonly olderUpdatedAfterStmt: Statement<[number, number, number], number>;
   private readonly sessionsStmt: Statement<[string], SessionRow>;
-  private readonly candidatesStmt: Statement<[string, number], SessionRow>;
+  private readonly sortedStmt: Statement<[string, number], SessionRow>;
+  private readonly scannedStmt: Statement<[string, number], SessionRow>;
   private readonly messagesStmt: Statement<[string], { row: number; id: string; content: string }>;
   private readonly completionsStmt: Statement<[string, string, number], string>;
 
   private readonly hitWindow: number | undefined;
 
-  /** `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise the walk). */
+  /** `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise every path). */
   constructor(db: Database, options: { hitWindow?: number } = {}) {
     this.hitWindow = options.hitWindow;
     // Only the ascending `rowid >`/`>=` forms stop early; an upper bound or DESC order reads the whole doclist.
@@ -68,38 +68,47 @@ export class SessionSearch {
         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ? LIMIT ?",
       )
       .pluck();
-    this.titleHitsStmt = db
-      .prepare<[string], number>("SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ?")
+    // Title matches from a row on (the newest sessions), or whether one session's title matches.
+    this.titleHitsFromStmt = db
+      .prepare<[string, number], number>(
+        "SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ? AND rowid >= ?",
+      )
+      .pluck();
+    // (`rowid = ?` beside MATCH is not a filter FTS5 honours: it answered another row here.)
+    this.titleFromStmt = db
+      .prepare<[string, number], number>(
+        "SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ? AND rowid >= ? LIMIT 1",
+      )
       .pluck();
     this.firstHitFromStmt = db
       .prepare<[string, number], number>(
         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? LIMIT 1",
       )
       .pluck();
-    // The walk reads pages of one plucked column: about three times faster per row than iterate().
-    this.newestRowsStmt = db
-      .prepare<[number], number>("SELECT row FROM sessions ORDER BY updated_at DESC, row DESC LIMIT ?")
-      .pluck();
-    this.newerRowsStmt = db
-      .prepare<[number, number, number], number>(
-        `SELECT row FROM sessions WHERE (updated_at, row) < (?, ?)
-         ORDER BY updated_at DESC, row DESC LIMIT ?`,
-      )
-      .pluck();
-    this.updatedAtStmt = db
-      .prepare<[number], number>("SELECT updated_at FROM sessions WHERE row = ?")
-      .pluck();
     // Rows are never reused, so the span of row ids bounds the number of sessions cheaply. Each
     // bound is its own subquery: one SELECT with both min() and max() scans the whole table.
     this.rowSpanStmt = db.prepare(
       "SELECT (SELECT max(row) FROM sessions) AS newest, (SELECT min(row) FROM sessions) AS oldest",
     );
+    // Reads the newest-updated index from the top down to the bar only.
+    this.olderUpdatedAfterStmt = db
+      .prepare<[number, number, number], number>(
+        `SELECT row FROM sessions WHERE (updated_at, row) > (?, ?) AND row < ?
+         ORDER BY updated_at DESC, row DESC`,
+      )
+      .pluck();
     this.sessionsStmt = db.prepare(
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))`,
     );
-    this.candidatesStmt = db.prepare(
+    // The first `limit` of a set of sessions, newest-updated first, two ways: a few are looked up
+    // and sorted; many are met by stepping down the newest-updated index until `limit` are found.
+    this.sortedStmt = db.prepare(
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))
        ORDER BY updated_at DESC, row DESC LIMIT ?`,
+    );
+    this.scannedStmt = db.prepare(
+      `SELECT ${sessionColumns} FROM sessions INDEXED BY sessions_by_updated
+       WHERE row IN (SELECT value FROM json_each(?)) ORDER BY updated_at DESC, row DESC LIMIT ?`,
     );
     this.messagesStmt = db.prepare(
       "SELECT row, id, content FROM messages WHERE row IN (SELECT value FROM json_each(?))",
@@ -115,23 +124,45 @@ export class SessionSearch {
     const parsed = parseSearchQuery(query);
     if (parsed === null) return [];
     const limit = clampLimit(options.limit);
-    const titleRows = new Set(this.titleHitsStmt.all(toMatchExpression(parsed)));
+    const titleMatch = toMatchExpression(parsed);
     const message = this.messageMatchExpression(parsed);
+    const span = this.rowSpanStmt.get()!;
+    if (span.newest === null || span.oldest === null) return [];
+    const sessions = { newest: span.newest, oldest: span.oldest };
     const window = this.hitWindow ?? Math.max(MIN_HIT_WINDOW, HIT_WINDOW_PER_RESULT * limit);
     const hits = new MessageHits(this.hitsAfterStmt, message.match, window);
-    const plan: PlanInputs = {
-      limit,
-      titleMatches: titleRows.size,
-      span: this.rowSpanStmt.get()!,
-      readCost:
-        parsed.terms.length > 1 ? READ_COST_IN_WALK_ROWS.severalWords : READ_COST_IN_WALK_ROWS.oneWord,
+    const probed = new Map<number, number | null>();
+    const firstMessageOf = (row: number): number | null => {
+      const known = hits.firstMatch.get(row) ?? probed.get(row);
+      if (known !== undefined) return known;
+      if (hits.knows(row)) return null;
+      // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
+      if (!message.seekable || hits.hitsBefore(row) <= 4 * hits.firstWindow) return hits.readUntilKnown(row);
+      const hit = this.probe(message.match, row);
+      probed.set(row, hit);
+      return hit;
     };
-    // Sorting needs every match read; read on only while sorting still looks cheaper.
-    while (!hits.complete && sortIsCheaper(hits, plan)) hits.readMore();
-    const found =
-      hits.complete && sortIsCheaper(hits, plan)
-        ? this.sortCandidates(hits, titleRows, limit)
-        : this.walkNewest(hits, message, titleRows, limit);
+
+    while (!hits.complete && hits.firstMatch.size < limit) hits.readMore();
+    let page = this.knownPage(hits, titleMatch, limit, sessions);
+    // Fewer than `limit` known (only if a candidate vanished meanwhile): then every match is read.
+    if (!hits.complete && page.length < limit) hits.readRest();
+    const bar = page[page.length - 1];
+    if (!hits.complete && bar && this.cheaperToReadAll(hits, bar.row, sessions, parsed.terms.length))
+      hits.readRest();
+    if (hits.complete) page = this.knownPage(hits, titleMatch, limit, sessions);
+    else if (bar) {
+      // Older sessions updated after the bar, unknown until now: each is matched and may join the page.
+      const joining = this.olderUpdatedAfterStmt
+        .all(bar.updated_at, bar.row, hits.knownFromRow())
+        .filter((row) => firstMessageOf(row) !== null || this.titleFromStmt.get(titleMatch, row) === row);
+      if (joining.length > 0) {
+        page = [...page, ...this.sessionsStmt.all(JSON.stringify(joining))]
+          .sort((a, b) => b.updated_at - a.updated_at || b.row - a.row)
+          .slice(0, limit);
+      }
+    }
+    const found: Found[] = page.map((session) => ({ session, messageRow: firstMessageOf(session.row) }));
     const messages = this.messagesOf(found);
     return found.map(({ session, messageRow }) => {
       const message = messageRow === null ? undefined : messages.get(messageRow);
@@ -140,6 +171,41 @@ export class SessionSearch {
         snippet: message ? { messageId: message.id, ...buildSnippet(message.content, parsed.terms) } : null,
       };
     });
+  }
+
+  /**
+   * The first `limit` sessions known to match, newest-updated first: those with a match read, and
+   * the title matches among the known sessions (the newest rows; every row once all is read).
+   */
+  private knownPage(hits: MessageHits, titleMatch: string, limit: number, sessions: RowSpan): SessionRow[] {
+    const rows = [...hits.firstMatch.keys()];
+    const from = hits.complete ? sessions.oldest : hits.knownFromRow();
+    for (const row of this.titleHitsFromStmt.all(titleMatch, from)) {
+      if (!hits.firstMatch.has(row)) rows.push(row);
+    }
+    return this.firstSessions(rows, limit, sessions.newest - sessions.oldest + 1);
+  }
+
+  /**
+   * Whether reading the rest of the matches (and sorting their sessions) costs less than stepping
+   * down the newest-updated index to the bar, about as many rows as were created after it.
+   */
+  private cheaperToReadAll(hits: MessageHits, barRow: number, sessions: RowSpan, words: number): boolean {
+    const knownFrom = hits.knownFromRow();
+    const unread =
+      (hits.hitsRead * (knownFrom - sessions.oldest)) / Math.max(1, sessions.newest - knownFrom + 1);
+    const perMatch =
+      (words > 1 ? READ_COST_IN_SCANNED_ROWS.severalWords : READ_COST_IN_SCANNED_ROWS.oneWord) +
+      SORT_COST_IN_SCANNED_ROWS;
+    return unread * perMatch < sessions.newest - barRow + 1;
+  }
+
+  /** The first `limit` of these sessions, newest-updated first. */
+  private firstSessions(rows: readonly number[], limit: number, sessions: number): SessionRow[] {
+    if (rows.length === 0) return [];
+    // Stepping down the index meets `limit` of them after about limit / density rows.
+    const sort = rows.length * SORT_COST_IN_SCANNED_ROWS < (limit * sessions) / rows.length;
+    return (sort ? this.sortedStmt : this.scannedStmt).all(JSON.stringify(rows), limit);
   }
 
   /**
@@ -162,71 +228,11 @@ export class SessionSearch {
       : { match: toMatchExpression(parsed, [prefix, ...longer]), seekable: true };
   }
 
-  /** Every match was read and they are few: sort their sessions. */
-  private sortCandidates(
-    hits: MessageHits,
-    titleRows: Set<number>,
-    limit: number,
-  ): { session: SessionRow; messageRow: number | null }[] {
-    const candidates = new Set([...hits.firstMatch.keys(), ...titleRows]);
-    if (candidates.size === 0) return [];
-    return this.candidatesStmt
-      .all(JSON.stringify([...candidates]), limit)
-      .map((session) => ({ session, messageRow: hits.firstMatch.get(session.row) ?? null }));
-  }
-
-  /** Sessions newest-updated first, each matched against what was read, until `limit` match. */
-  private walkNewest(
-    hits: MessageHits,
-    message: MessageMatch,
-    titleRows: Set<number>,
-    limit: number,
-  ): { session: SessionRow; messageRow: number | null }[] {
-    const found: Found[] = [];
-    for (const row of this.newestSessionRows()) {
-      let messageRow = hits.firstMatch.get(row) ?? null;
-      if (messageRow === null && !hits.knows(row)) {
-        // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
-        messageRow =
-          message.seekable && hits.hitsBefore(row) > 4 * hits.firstWindow
-            ? this.probe(message.match, row)
-            : hits.readUntilKnown(row);
-      }
-      if (messageRow !== null || titleRows.has(row)) {
-        found.push({ row, messageRow });
-        if (found.length === limit) break;
-      }
-    }
-    if (found.length === 0) return [];
-    const sessions = new Map(
-      this.sessionsStmt.all(JSON.stringify(found.map((f) => f.row))).map((session) => [session.row, session]),
-    );
-    return found.flatMap(({ row, messageRow }) => {
-      const session = sessions.get(row);
-      return session ? [{ session, messageRow }] : [];
-    });
-  }
-
   /** The session's first matching message, asked of the index directly. */
   private probe(match: string, sessionRow: number): number | null {
     const range = sessionKeyRange(sessionRow);
     const hit = this.firstHitFromStmt.get(match, range.first);
     return hit !== undefined && hit <= range.last ? hit : null;
-  }
-
-  /** Session rows newest-updated first, read a page at a time (each twice the last). */
-  private *newestSessionRows(): Generator<number> {
-    let size = FIRST_WALK_PAGE;
-    let page = this.newestRowsStmt.all(size);
-    for (;;) {
-      yield* page;
-      const last = page[page.length - 1];
-      if (page.length < size || last === undefined) return;
-      const updatedAt = this.updatedAtStmt.get(last);
-      if (updatedAt === undefined) return;
-      size *= 2;
-      page = this.newerRowsStmt.all(updatedAt, last, size);
-    }
   }
 
   /** The messages whose excerpts are shown, read in one statement. */
@@ -237,34 +243,6 @@ export class SessionSearch {
     if (rows.length === 0) return new Map();
     return new Map(this.messagesStmt.all(JSON.stringify(rows)).map((m) => [m.row, m]));
   }
-}
-
-type PlanInputs = {
-  limit: number;
-  titleMatches: number;
-  /** The newest and oldest session rows (null when there are none). */
-  span: { newest: number | null; oldest: number | null };
-  readCost: number;
-};
-
-/**
- * Whether sorting every candidate session beats walking sessions newest-updated first, in rows of
- * the walk. From what was read so far (the newest-created sessions), the matches and candidate
- * sessions of the whole store are estimated. The walk visits about `limit / density` sessions and
- * reads matches only that far; a sort reads every match and sorts every candidate.
- */
-function sortIsCheaper(hits: MessageHits, plan: PlanInputs): boolean {
-  const { newest, oldest } = plan.span;
-  if (newest === null || oldest === null) return true;
-  const sessions = newest - oldest + 1;
-  const share = hits.complete ? 1 : Math.min(1, Math.max(1, hits.sessionsCovered(newest)) / sessions);
-  const matches = hits.hitsRead / share;
-  const candidates = Math.max(1, hits.firstMatch.size / share + plan.titleMatches);
-  const walkMatches = Math.min(matches, (matches * plan.limit) / candidates);
-  const walk =
-    (plan.limit * sessions) / candidates + plan.readCost * Math.max(0, walkMatches - hits.hitsRead);
-  const sort = SORT_COST_IN_WALK_ROWS * candidates + plan.readCost * (matches - hits.hitsRead);
-  return sort < walk;
 }
 
 function clampLimit(limit: number | undefined): number {
