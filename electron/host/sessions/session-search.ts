@@ -55,7 +55,7 @@ export class SessionSearch {
   private readonly sortedStmt: Statement<[string, number], SessionRow>;
   private readonly scannedStmt: Statement<[string, number], SessionRow>;
   private readonly messagesStmt: Statement<[string], { row: number; id: string; content: string }>;
-  private readonly completionsStmt: Statement<[string, string, number], string>;
+  private readonly nextTermStmt: Statement<[string, string], string>;
 
   private readonly hitWindow: number | undefined;
 
@@ -113,9 +113,15 @@ export class SessionSearch {
     this.messagesStmt = db.prepare(
       "SELECT row, id, content FROM messages WHERE row IN (SELECT value FROM json_each(?))",
     );
-    this.completionsStmt = db
-      .prepare<[string, string, number], string>(
-        "SELECT term FROM messages_vocab WHERE term >= ? AND term < ?  LIMIT ?",
+    // The index's words one by one: the first instance of the first word in a range is one seek,
+    // where the stored 'row' vocabulary (messages_vocab) counts each word's whole doclist first.
+    // A temp table: it belongs to this connection, not to the file's schema.
+    db.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_vocab_instances USING fts5vocab(main, messages_fts, instance)",
+    );
+    this.nextTermStmt = db
+      .prepare<[string, string], string>(
+        "SELECT term FROM temp.messages_vocab_instances WHERE term >= ? AND term < ? LIMIT 1",
       )
       .pluck();
   }
@@ -218,11 +224,17 @@ export class SessionSearch {
       return { match: toMatchExpression(parsed), seekable: true };
     }
     // The prefix as a whole word is always one option (a word not in the index just matches
-    // nothing), and the vocabulary is read from just after it: a vocabulary row counts its word's
-    // whole doclist, so a common word typed out in full ("error") would cost a full read of it.
-    // Terms are compared as UTF-8 bytes: "\0" sorts right after the prefix, U+10FFFF after every
-    // continuation of it.
-    const longer = this.completionsStmt.all(`${prefix}\0`, `${prefix}\u{10FFFF}`, MAX_COMPLETIONS);
+    // nothing), and the vocabulary is read from just after it, one word at a time. Terms are
+    // compared as UTF-8 bytes: "\0" sorts right after a word, U+10FFFF after every continuation of
+    // the prefix.
+    const longer: string[] = [];
+    const end = `${prefix}\u{10FFFF}`;
+    for (let from = `${prefix}\0`; longer.length < MAX_COMPLETIONS;) {
+      const term = this.nextTermStmt.get(from, end);
+      if (term === undefined) break;
+      longer.push(term);
+      from = `${term}\0`;
+    }
     return longer.length >= MAX_COMPLETIONS
       ? { match: toMatchExpression(parsed), seekable: false }
       : { match: toMatchExpression(parsed, [prefix, ...longer]), seekable: true };
