@@ -83,9 +83,16 @@ export function foldForSearch(text: string): string {
 /** The token spans of `text`, with offsets into it (fold `text.slice(start, end)` to compare one). */
 export function tokenSpans(text: string): { start: number; end: number }[] {
   const spans: { start: number; end: number }[] = [];
-  for (const match of text.matchAll(TOKEN)) {
-    const start = match.index;
-    spans.push({ start, end: start + match[0].length });
-  }
+  const reader = tokenReader(text);
+  for (let span = reader(); span !== null; span = reader()) spans.push(span);
   return spans;
+}
+
+/** Reads `text`'s token spans one at a time (null after the last), for callers that stop early. */
+export function tokenReader(text: string): () => { start: number; end: number } | null {
+  const pattern = new RegExp(TOKEN.source, TOKEN.flags);
+  return () => {
+    const match = pattern.exec(text);
+    return match === null ? null : { start: match.index, end: match.index + match[0].length };
+  };
 }

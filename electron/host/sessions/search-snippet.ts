@@ -1,4 +1,4 @@
-import { foldForSearch, tokenSpans, type SearchTerm } from "./fts-query.js";
+import { foldForSearch, tokenReader, tokenSpans, type SearchTerm } from "./fts-query.js";
 import { markdownToPlainText } from "./markdown-plain.js";
 import type { SearchSnippet } from "./types.js";
 
@@ -17,17 +17,26 @@ export function buildSnippet(
   terms: readonly SearchTerm[],
 ): Pick<SearchSnippet, "text" | "highlights"> {
   const content = markdownToPlainText(markdown);
-  const spans = tokenSpans(content);
-  if (spans.length === 0) return { text: content.slice(0, 200), highlights: [] };
   // Words are folded one at a time, and only up to the first match.
   const matches = (text: string, span: { start: number; end: number }) => {
     const folded = foldForSearch(text.slice(span.start, span.end));
     return terms.some((term) => (term.prefix ? folded.startsWith(term.token) : folded === term.token));
   };
-  const firstHit = Math.max(
-    0,
-    spans.findIndex((span) => matches(content, span)),
-  );
+  // Tokens are read only as far as the excerpt needs: up to the first match, then one more than
+  // the excerpt shows after it (to know whether the text goes on).
+  const next = tokenReader(content);
+  const spans: { start: number; end: number }[] = [];
+  let firstHit = -1;
+  let wanted = Infinity;
+  for (let span = next(); span !== null && spans.length < wanted; span = next()) {
+    spans.push(span);
+    if (firstHit === -1 && matches(content, span)) {
+      firstHit = spans.length - 1;
+      wanted = Math.max(firstHit - TOKENS_BEFORE, 0) + TOKENS_TOTAL + 1;
+    }
+  }
+  if (spans.length === 0) return { text: content.slice(0, 200), highlights: [] };
+  firstHit = Math.max(0, firstHit);
   const from = Math.max(0, Math.min(firstHit - TOKENS_BEFORE, spans.length - TOKENS_TOTAL));
   const to = Math.min(spans.length - 1, from + TOKENS_TOTAL - 1);
   const window = spans.slice(from, to + 1);

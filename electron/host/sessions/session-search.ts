@@ -1,12 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
-import {
-  parseSearchQuery,
-  prefixToken,
-  toMatchExpression,
-  type ParsedQuery,
-  type SearchTerm,
-} from "./fts-query.js";
-import { sessionKeyRange, sessionRowOfKey } from "./message-key.js";
+import { parseSearchQuery, prefixToken, toMatchExpression, type ParsedQuery } from "./fts-query.js";
+import { MessageHits } from "./message-hits.js";
+import { sessionKeyRange } from "./message-key.js";
 import { buildSnippet } from "./search-snippet.js";
 import { summaryColumns as sessionColumns, toSummary, type SessionRow } from "./session-table.js";
 import type { SearchHit } from "./types.js";
@@ -16,16 +11,25 @@ export type SearchOptions = { limit?: number };
 export const DEFAULT_SEARCH_LIMIT = 50;
 const MAX_SEARCH_LIMIT = 500;
 
-// Matching messages are read newest-created session first, this many at a time.
-const HIT_WINDOW = 1024;
+// Matching messages are read newest-created session first, at first this many per session asked
+// for (at least MIN_HIT_WINDOW): enough to cover `limit` sessions when matches are dense, without
+// paying for a thousand matches of an AND query when fifty sessions are shown.
+const HIT_WINDOW_PER_RESULT = 2;
+const MIN_HIT_WINDOW = 64;
 // The messages index keeps prefixes of these lengths (migrations.ts: prefix = '2 3').
 const LONGEST_INDEXED_PREFIX = 3;
-// A longer typed prefix is rewritten as an OR of at most this many whole words.
-const MAX_COMPLETIONS = 16;
-// Sorting one candidate session by `updated_at` costs about this many rows of the newest-first walk.
-const SORT_COST_IN_WALK_ROWS = 8;
+// A longer typed prefix is rewritten as an OR of at most this many whole words (an OR of exact
+// words is read lazily; a prefix beyond the prefix indexes reads every completion's whole doclist).
+const MAX_COMPLETIONS = 64;
+// Costs in rows of the newest-updated index stepped over (about 0.05 µs each): sorting one
+// candidate session (looked up by row, then sorted: about 2.5 µs), and reading one match: of a
+// single word (about 0.25 µs), or of several words that must meet in one message (several µs: the
+// index leapfrogs through every word's doclist, so a match costs the rarest word's doclist up to it).
+const SORT_COST_IN_SCANNED_ROWS = 50;
+const READ_COST_IN_SCANNED_ROWS = { oneWord: 5, severalWords: 140 };
 
-type Found = { row: number; messageRow: number | null };
+type Found = { session: SessionRow; messageRow: number | null };
+type RowSpan = { newest: number; oldest: number };
 type MessageMatch = { match: string; seekable: boolean };
 
 /**
@@ -33,64 +37,91 @@ type MessageMatch = { match: string; seekable: boolean };
  * first, each with an excerpt of its first matching message.
  *
  * Message keys put newer sessions first (message-key.ts), so matching messages are read in windows,
- * newest-created session first, and every session newer than the last one read is known to match
- * or not. Sessions are then walked newest-updated first through their index, each looked up in
- * what was read; a session older than that (an old chat that was resumed) is asked of the index
- * directly, or the window is extended. The walk stops at `limit`, so a word in most chats costs a
- * few hundred lookups, not a sort of every chat that has it. A rare word whose matches were all read
- * and are few is cheaper to sort than to find by walking, so those are sorted.
+ * newest-created session first, and every session at or after the last one read is known to match
+ * or not. Once the known sessions hold `limit` candidates, those are sorted by `updated_at`; the
+ * last of the first `limit` is the bar. Only an older session updated after the bar (an old chat
+ * that was resumed) can still make the page: the index names those, and each is asked of the index
+ * directly, or the window is extended. So a word in most chats costs a window of matches and a
+ * short sort, and a rare word costs a sort of its few sessions.
  */
 export class SessionSearch {
   private readonly hitsAfterStmt: Statement<[string, number, number], number>;
-  private readonly titleHitsStmt: Statement<[string], number>;
+  private readonly titleHitsFromStmt: Statement<[string, number], number>;
+  private readonly titleFromStmt: Statement<[string, number], number>;
   private readonly firstHitFromStmt: Statement<[string, number], number>;
-  private readonly newestRowsStmt: Statement<[], number>;
-  private readonly sessionCountStmt: Statement<[], number>;
+  private readonly rowSpanStmt: Statement<[], { newest: number | null; oldest: number | null }>;
+  private readonly olderUpdatedAfterStmt: Statement<[number, number, number], number>;
   private readonly sessionsStmt: Statement<[string], SessionRow>;
-  private readonly candidatesStmt: Statement<[string, number], SessionRow>;
-  private readonly messageStmt: Statement<[number], { id: string; content: string }>;
-  private readonly completionsStmt: Statement<[string, string, number], string>;
+  private readonly sortedStmt: Statement<[string, number], SessionRow>;
+  private readonly scannedStmt: Statement<[string, number], SessionRow>;
+  private readonly messagesStmt: Statement<[string], { row: number; id: string; content: string }>;
+  private readonly nextTermStmt: Statement<[string, string], string>;
 
-  private readonly hitWindow: number;
+  private readonly hitWindow: number | undefined;
 
-  /** `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise the walk). */
+  /** `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise every path). */
   constructor(db: Database, options: { hitWindow?: number } = {}) {
-    this.hitWindow = options.hitWindow ?? HIT_WINDOW;
+    this.hitWindow = options.hitWindow;
     // Only the ascending `rowid >`/`>=` forms stop early; an upper bound or DESC order reads the whole doclist.
     this.hitsAfterStmt = db
       .prepare<[string, number, number], number>(
         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ? LIMIT ?",
       )
       .pluck();
-    this.titleHitsStmt = db
-      .prepare<[string], number>("SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ?")
+    // Title matches from a row on (the newest sessions), or whether one session's title matches.
+    this.titleHitsFromStmt = db
+      .prepare<[string, number], number>(
+        "SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ? AND rowid >= ?",
+      )
+      .pluck();
+    // (`rowid = ?` beside MATCH is not a filter FTS5 honours: it answered another row here.)
+    this.titleFromStmt = db
+      .prepare<[string, number], number>(
+        "SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ? AND rowid >= ? LIMIT 1",
+      )
       .pluck();
     this.firstHitFromStmt = db
       .prepare<[string, number], number>(
         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? LIMIT 1",
       )
       .pluck();
-    this.newestRowsStmt = db
-      .prepare<[], number>("SELECT row FROM sessions ORDER BY updated_at DESC, row DESC")
-      .pluck();
     // Rows are never reused, so the span of row ids bounds the number of sessions cheaply. Each
     // bound is its own subquery: one SELECT with both min() and max() scans the whole table.
-    this.sessionCountStmt = db
-      .prepare<[], number>(
-        "SELECT coalesce((SELECT max(row) FROM sessions) - (SELECT min(row) FROM sessions) + 1, 0)",
+    this.rowSpanStmt = db.prepare(
+      "SELECT (SELECT max(row) FROM sessions) AS newest, (SELECT min(row) FROM sessions) AS oldest",
+    );
+    // Reads the newest-updated index from the top down to the bar only.
+    this.olderUpdatedAfterStmt = db
+      .prepare<[number, number, number], number>(
+        `SELECT row FROM sessions WHERE (updated_at, row) > (?, ?) AND row < ?
+         ORDER BY updated_at DESC, row DESC`,
       )
       .pluck();
     this.sessionsStmt = db.prepare(
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))`,
     );
-    this.candidatesStmt = db.prepare(
+    // The first `limit` of a set of sessions, newest-updated first, two ways: a few are looked up
+    // and sorted; many are met by stepping down the newest-updated index until `limit` are found.
+    this.sortedStmt = db.prepare(
       `SELECT ${sessionColumns} FROM sessions WHERE row IN (SELECT value FROM json_each(?))
        ORDER BY updated_at DESC, row DESC LIMIT ?`,
     );
-    this.messageStmt = db.prepare("SELECT id, content FROM messages WHERE row = ?");
-    this.completionsStmt = db
-      .prepare<[string, string, number], string>(
-        "SELECT term FROM messages_vocab WHERE term >= ? AND term < ?  LIMIT ?",
+    this.scannedStmt = db.prepare(
+      `SELECT ${sessionColumns} FROM sessions INDEXED BY sessions_by_updated
+       WHERE row IN (SELECT value FROM json_each(?)) ORDER BY updated_at DESC, row DESC LIMIT ?`,
+    );
+    this.messagesStmt = db.prepare(
+      "SELECT row, id, content FROM messages WHERE row IN (SELECT value FROM json_each(?))",
+    );
+    // The index's words one by one: the first instance of the first word in a range is one seek,
+    // where the stored 'row' vocabulary (messages_vocab) counts each word's whole doclist first.
+    // A temp table: it belongs to this connection, not to the file's schema.
+    db.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_vocab_instances USING fts5vocab(main, messages_fts, instance)",
+    );
+    this.nextTermStmt = db
+      .prepare<[string, string], string>(
+        "SELECT term FROM temp.messages_vocab_instances WHERE term >= ? AND term < ? LIMIT 1",
       )
       .pluck();
   }
@@ -99,20 +130,88 @@ export class SessionSearch {
     const parsed = parseSearchQuery(query);
     if (parsed === null) return [];
     const limit = clampLimit(options.limit);
-    const titleRows = new Set(this.titleHitsStmt.all(toMatchExpression(parsed)));
+    const titleMatch = toMatchExpression(parsed);
     const message = this.messageMatchExpression(parsed);
-    const hits = new MessageHits(this.hitsAfterStmt, message.match, this.hitWindow);
-    hits.read(this.hitWindow);
-    const candidates = hits.firstMatch.size + titleRows.size;
-    const found =
-      hits.complete &&
-      candidates * SORT_COST_IN_WALK_ROWS < (limit * this.sessionCountStmt.get()!) / Math.max(1, candidates)
-        ? this.sortCandidates(hits, titleRows, limit)
-        : this.walkNewest(hits, message, titleRows, limit);
-    return found.map(({ session, messageRow }) => ({
-      ...toSummary(session),
-      snippet: messageRow === null ? null : this.snippetOf(messageRow, parsed.terms),
-    }));
+    const span = this.rowSpanStmt.get()!;
+    if (span.newest === null || span.oldest === null) return [];
+    const sessions = { newest: span.newest, oldest: span.oldest };
+    const window = this.hitWindow ?? Math.max(MIN_HIT_WINDOW, HIT_WINDOW_PER_RESULT * limit);
+    const hits = new MessageHits(this.hitsAfterStmt, message.match, window);
+    const probed = new Map<number, number | null>();
+    const firstMessageOf = (row: number): number | null => {
+      const known = hits.firstMatch.get(row) ?? probed.get(row);
+      if (known !== undefined) return known;
+      if (hits.knows(row)) return null;
+      // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
+      if (!message.seekable || hits.hitsBefore(row) <= 4 * hits.firstWindow) return hits.readUntilKnown(row);
+      const hit = this.probe(message.match, row);
+      probed.set(row, hit);
+      return hit;
+    };
+
+    while (!hits.complete && hits.firstMatch.size < limit) hits.readMore();
+    let page = this.knownPage(hits, titleMatch, limit, sessions);
+    // Fewer than `limit` known (only if a candidate vanished meanwhile): then every match is read.
+    if (!hits.complete && page.length < limit) hits.readRest();
+    const bar = page[page.length - 1];
+    if (!hits.complete && bar && this.cheaperToReadAll(hits, bar.row, sessions, parsed.terms.length))
+      hits.readRest();
+    if (hits.complete) page = this.knownPage(hits, titleMatch, limit, sessions);
+    else if (bar) {
+      // Older sessions updated after the bar, unknown until now: each is matched and may join the page.
+      const joining = this.olderUpdatedAfterStmt
+        .all(bar.updated_at, bar.row, hits.knownFromRow())
+        .filter((row) => firstMessageOf(row) !== null || this.titleFromStmt.get(titleMatch, row) === row);
+      if (joining.length > 0) {
+        page = [...page, ...this.sessionsStmt.all(JSON.stringify(joining))]
+          .sort((a, b) => b.updated_at - a.updated_at || b.row - a.row)
+          .slice(0, limit);
+      }
+    }
+    const found: Found[] = page.map((session) => ({ session, messageRow: firstMessageOf(session.row) }));
+    const messages = this.messagesOf(found);
+    return found.map(({ session, messageRow }) => {
+      const message = messageRow === null ? undefined : messages.get(messageRow);
+      return {
+        ...toSummary(session),
+        snippet: message ? { messageId: message.id, ...buildSnippet(message.content, parsed.terms) } : null,
+      };
+    });
+  }
+
+  /**
+   * The first `limit` sessions known to match, newest-updated first: those with a match read, and
+   * the title matches among the known sessions (the newest rows; every row once all is read).
+   */
+  private knownPage(hits: MessageHits, titleMatch: string, limit: number, sessions: RowSpan): SessionRow[] {
+    const rows = [...hits.firstMatch.keys()];
+    const from = hits.complete ? sessions.oldest : hits.knownFromRow();
+    for (const row of this.titleHitsFromStmt.all(titleMatch, from)) {
+      if (!hits.firstMatch.has(row)) rows.push(row);
+    }
+    return this.firstSessions(rows, limit, sessions.newest - sessions.oldest + 1);
+  }
+
+  /**
+   * Whether reading the rest of the matches (and sorting their sessions) costs less than stepping
+   * down the newest-updated index to the bar, about as many rows as were created after it.
+   */
+  private cheaperToReadAll(hits: MessageHits, barRow: number, sessions: RowSpan, words: number): boolean {
+    const knownFrom = hits.knownFromRow();
+    const unread =
+      (hits.hitsRead * (knownFrom - sessions.oldest)) / Math.max(1, sessions.newest - knownFrom + 1);
+    const perMatch =
+      (words > 1 ? READ_COST_IN_SCANNED_ROWS.severalWords : READ_COST_IN_SCANNED_ROWS.oneWord) +
+      SORT_COST_IN_SCANNED_ROWS;
+    return unread * perMatch < sessions.newest - barRow + 1;
+  }
+
+  /** The first `limit` of these sessions, newest-updated first. */
+  private firstSessions(rows: readonly number[], limit: number, sessions: number): SessionRow[] {
+    if (rows.length === 0) return [];
+    // Stepping down the index meets `limit` of them after about limit / density rows.
+    const sort = rows.length * SORT_COST_IN_SCANNED_ROWS < (limit * sessions) / rows.length;
+    return (sort ? this.sortedStmt : this.scannedStmt).all(JSON.stringify(rows), limit);
   }
 
   /**
@@ -125,59 +224,20 @@ export class SessionSearch {
       return { match: toMatchExpression(parsed), seekable: true };
     }
     // The prefix as a whole word is always one option (a word not in the index just matches
-    // nothing), and the vocabulary is read from just after it: a vocabulary row counts its word's
-    // whole doclist, so a common word typed out in full ("error") would cost a full read of it.
-    // Terms are compared as UTF-8 bytes: "\0" sorts right after the prefix, U+10FFFF after every
-    // continuation of it.
-    const longer = this.completionsStmt.all(`${prefix}\0`, `${prefix}\u{10FFFF}`, MAX_COMPLETIONS);
+    // nothing), and the vocabulary is read from just after it, one word at a time. Terms are
+    // compared as UTF-8 bytes: "\0" sorts right after a word, U+10FFFF after every continuation of
+    // the prefix.
+    const longer: string[] = [];
+    const end = `${prefix}\u{10FFFF}`;
+    for (let from = `${prefix}\0`; longer.length < MAX_COMPLETIONS;) {
+      const term = this.nextTermStmt.get(from, end);
+      if (term === undefined) break;
+      longer.push(term);
+      from = `${term}\0`;
+    }
     return longer.length >= MAX_COMPLETIONS
       ? { match: toMatchExpression(parsed), seekable: false }
       : { match: toMatchExpression(parsed, [prefix, ...longer]), seekable: true };
-  }
-
-  /** Every match was read and they are few: sort their sessions. */
-  private sortCandidates(
-    hits: MessageHits,
-    titleRows: Set<number>,
-    limit: number,
-  ): { session: SessionRow; messageRow: number | null }[] {
-    const candidates = new Set([...hits.firstMatch.keys(), ...titleRows]);
-    if (candidates.size === 0) return [];
-    return this.candidatesStmt
-      .all(JSON.stringify([...candidates]), limit)
-      .map((session) => ({ session, messageRow: hits.firstMatch.get(session.row) ?? null }));
-  }
-
-  /** Sessions newest-updated first, each matched against what was read, until `limit` match. */
-  private walkNewest(
-    hits: MessageHits,
-    message: MessageMatch,
-    titleRows: Set<number>,
-    limit: number,
-  ): { session: SessionRow; messageRow: number | null }[] {
-    const found: Found[] = [];
-    for (const row of this.newestRowsStmt.iterate()) {
-      let messageRow = hits.firstMatch.get(row) ?? null;
-      if (messageRow === null && !hits.knows(row)) {
-        // Reading on is cheap while the gap is small; an old chat far behind is asked directly.
-        messageRow =
-          message.seekable && hits.hitsBefore(row) > 4 * this.hitWindow
-            ? this.probe(message.match, row)
-            : hits.readUntilKnown(row);
-      }
-      if (messageRow !== null || titleRows.has(row)) {
-        found.push({ row, messageRow });
-        if (found.length === limit) break;
-      }
-    }
-    if (found.length === 0) return [];
-    const sessions = new Map(
-      this.sessionsStmt.all(JSON.stringify(found.map((f) => f.row))).map((session) => [session.row, session]),
-    );
-    return found.flatMap(({ row, messageRow }) => {
-      const session = sessions.get(row);
-      return session ? [{ session, messageRow }] : [];
-    });
   }
 
   /** The session's first matching message, asked of the index directly. */
@@ -187,66 +247,13 @@ export class SessionSearch {
     return hit !== undefined && hit <= range.last ? hit : null;
   }
 
-  private snippetOf(messageRow: number, terms: readonly SearchTerm[]): SearchHit["snippet"] {
-    const message = this.messageStmt.get(messageRow);
-    if (!message) return null;
-    return { messageId: message.id, ...buildSnippet(message.content, terms) };
-  }
-}
-
-/**
- * Matching messages read in ascending key order, i.e. newest-created session first. Every session
- * newer than the last one read has had all its matches read, so whether it matches is known.
- */
-class MessageHits {
-  /** Each session's first matching message, for the sessions read so far. */
-  readonly firstMatch = new Map<number, number>();
-  complete: boolean;
-  private lastKey = 0;
-  private firstKey = 0;
-  private hitsRead = 0;
-  constructor(
-    private readonly stmt: Statement<[string, number, number], number>,
-    private readonly match: string | null,
-    private window: number,
-  ) {
-    this.complete = match === null;
-  }
-
-  read(count: number): void {
-    if (this.complete || this.match === null) return;
-    const keys = this.stmt.all(this.match, this.lastKey, count + 1);
-    const taken = keys.length > count ? keys.slice(0, count) : keys;
-    for (const key of taken) {
-      const sessionRow = sessionRowOfKey(key);
-      if (!this.firstMatch.has(sessionRow)) this.firstMatch.set(sessionRow, key);
-    }
-    if (taken.length > 0) {
-      this.firstKey ||= taken[0]!;
-      this.lastKey = taken[taken.length - 1]!;
-    }
-    this.hitsRead += taken.length;
-    this.complete = keys.length <= count;
-  }
-
-  /** About how many matches lie between what was read and this older session. */
-  hitsBefore(sessionRow: number): number {
-    const covered = sessionRowOfKey(this.firstKey) - sessionRowOfKey(this.lastKey) + 1;
-    return ((sessionRowOfKey(this.lastKey) - sessionRow) * this.hitsRead) / Math.max(1, covered);
-  }
-
-  /** Whether this session's matches (or their absence) are all read. */
-  knows(sessionRow: number): boolean {
-    return this.complete || (this.lastKey !== 0 && sessionRow >= sessionRowOfKey(this.lastKey));
-  }
-
-  /** Reads on, in growing windows, until the session is known; its first match or null. */
-  readUntilKnown(sessionRow: number): number | null {
-    while (!this.knows(sessionRow)) {
-      this.window *= 2;
-      this.read(this.window);
-    }
-    return this.firstMatch.get(sessionRow) ?? null;
+  /** The messages whose excerpts are shown, read in one statement. */
+  private messagesOf(
+    found: readonly { messageRow: number | null }[],
+  ): Map<number, { id: string; content: string }> {
+    const rows = found.flatMap(({ messageRow }) => (messageRow === null ? [] : [messageRow]));
+    if (rows.length === 0) return new Map();
+    return new Map(this.messagesStmt.all(JSON.stringify(rows)).map((m) => [m.row, m]));
   }
 }
 

@@ -81,10 +81,12 @@ describe("SessionStore search", () => {
     expect(store.search("umbrellas")).toEqual([]);
   });
 
-  it("matches a prefix with many completions", () => {
+  // 20 completions are spelled out as whole words; 70 are more than that (a plain prefix query).
+  it.each([20, 70])("matches a prefix with %i completions", (count) => {
     const { store } = openStore();
-    const ids = Array.from({ length: 20 }, (_, i) =>
-      chat(store, undefined, `zebra${String.fromCharCode(97 + i)}x`),
+    const letter = (n: number) => String.fromCharCode(97 + n);
+    const ids = Array.from({ length: count }, (_, i) =>
+      chat(store, undefined, `zebra${letter(i % 26)}${letter(Math.floor(i / 26))}x`),
     );
     expect(new Set(store.search("zebr", { limit: 100 }).map((h) => h.id))).toEqual(new Set(ids));
   });
