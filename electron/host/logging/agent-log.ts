@@ -10,9 +10,18 @@ export type LogLevel = "INFO" | "WARN" | "ERROR";
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
 export interface AgentLog {
+  /** Writes the line now (with any queued before it, in order). */
   write(level: LogLevel, event: string, fields?: LogFields): void;
+  /**
+   * Stamps the line now and writes it once the event loop turns, so a hot path (every `ctx.llm`
+   * call's audit line) hands its answer back before the formatting, redaction and disk write.
+   * Queued lines are written before any later `write`, on `flush`/`close`, and as the process exits.
+   */
+  writeSoon(level: LogLevel, event: string, fields?: LogFields): void;
+  /** Writes the queued lines now (a reader of the file that must see the last `writeSoon`). */
+  flush(): void;
   readonly file: string;
-  /** Lets go of the file (the host is closing); a later write opens it again. */
+  /** Lets go of the file (the host is closing) after writing what is queued; a later write opens it again. */
   close?(): void;
 }
 
@@ -24,13 +33,33 @@ const formatValue = (value: string | number | boolean | null): string => {
   return /^[^\s"=]*$/.test(text) && text !== "" ? text : JSON.stringify(text);
 };
 
+interface Entry {
+  at: number;
+  level: LogLevel;
+  event: string;
+  fields: LogFields;
+}
+
+/** Logs with queued lines; one exit listener writes them all, however many logs a process opens. */
+const withQueuedLines = new Set<AgentLog>();
+let exitListening = false;
+function flushAtExit(log: AgentLog): void {
+  withQueuedLines.add(log);
+  if (exitListening) return;
+  exitListening = true;
+  process.on("exit", () => {
+    for (const queued of [...withQueuedLines]) queued.flush();
+  });
+}
+
 export function createAgentLog(home: string, clock: Clock, redact: (text: string) => string): AgentLog {
   const dir = join(home, "logs");
   const file = join(dir, "agent.log");
   // The file stays open between lines: one write per line instead of an open, a write and a close
-  // (it sits on the path of every `ctx.llm` call, whose audit line is written before it returns).
+  // (it sits on the path of every `ctx.llm` call).
   let fd: number | null = null;
   let checkedAt = 0;
+  let queued: Entry[] = [];
   const close = () => {
     if (fd === null) return;
     try {
@@ -56,21 +85,46 @@ export function createAgentLog(home: string, clock: Clock, redact: (text: string
     close();
     return openFile();
   };
-  return {
+  const format = ({ at, level, event, fields }: Entry): string => {
+    let line = `${new Date(at).toISOString()} ${level} ${event}`;
+    for (const key in fields) {
+      const value = fields[key];
+      if (value !== undefined) line += ` ${key}=${formatValue(value)}`;
+    }
+    return redact(line).replace(/[\r\n]+/g, " ") + "\n";
+  };
+  /** One write for the queued lines and `entry`, in order. */
+  const writeOut = (entry: Entry | null) => {
+    const entries = queued;
+    queued = [];
+    withQueuedLines.delete(log);
+    if (entry) entries.push(entry);
+    if (entries.length === 0) return;
+    const text = entries.map(format).join("");
+    try {
+      writeSync(current(), text);
+    } catch {
+      // Logging must never take the app down (disk full, read-only home); the event is lost, not the work.
+      close();
+    }
+  };
+  const log: AgentLog = {
     file,
     write(level, event, fields = {}) {
-      const parts = Object.entries(fields)
-        .filter((entry): entry is [string, string | number | boolean | null] => entry[1] !== undefined)
-        .map(([k, v]) => `${k}=${formatValue(v)}`);
-      const line = `${new Date(clock.now()).toISOString()} ${level} ${event}${parts.length ? " " + parts.join(" ") : ""}`;
-      const text = redact(line).replace(/[\r\n]+/g, " ") + "\n";
-      try {
-        writeSync(current(), text);
-      } catch {
-        // Logging must never take the app down (disk full, read-only home); the event is lost, not the work.
-        close();
-      }
+      writeOut({ at: clock.now(), level, event, fields });
     },
-    close,
+    writeSoon(level, event, fields = {}) {
+      if (queued.length === 0) {
+        setImmediate(() => writeOut(null));
+        flushAtExit(log);
+      }
+      queued.push({ at: clock.now(), level, event, fields: { ...fields } });
+    },
+    flush: () => writeOut(null),
+    close() {
+      writeOut(null);
+      close();
+    },
   };
+  return log;
 }
