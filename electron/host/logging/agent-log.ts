@@ -13,9 +13,10 @@ export interface AgentLog {
   /** Writes the line now (with any queued before it, in order). */
   write(level: LogLevel, event: string, fields?: LogFields): void;
   /**
-   * Stamps the line now and writes it once the event loop turns, so a hot path (every `ctx.llm`
-   * call's audit line) hands its answer back before the formatting, redaction and disk write.
-   * Queued lines are written before any later `write`, on `flush`/`close`, and as the process exits.
+   * Stamps the line now and writes it within `QUEUED_LINE_DELAY_MS`, so a hot path (every `ctx.llm`
+   * call's audit line) hands its answer back before the formatting, redaction and disk write, and a
+   * burst of calls shares one write. Queued lines are written before any later `write`, on
+   * `flush`/`close`, and as the process exits (an uncaught error included).
    */
   writeSoon(level: LogLevel, event: string, fields?: LogFields): void;
   /** Writes the queued lines now (a reader of the file that must see the last `writeSoon`). */
@@ -27,6 +28,10 @@ export interface AgentLog {
 
 /** How often the open file is checked against the path (the person may delete or move the log). */
 const RECHECK_MS = 1_000;
+/** How long a queued line may wait for company before it is written. */
+export const QUEUED_LINE_DELAY_MS = 20;
+/** A burst this long is written at once rather than held in memory. */
+const MAX_QUEUED_LINES = 256;
 
 const formatValue = (value: string | number | boolean | null): string => {
   const text = String(value);
@@ -60,6 +65,7 @@ export function createAgentLog(home: string, clock: Clock, redact: (text: string
   let fd: number | null = null;
   let checkedAt = 0;
   let queued: Entry[] = [];
+  let timer: NodeJS.Timeout | null = null;
   const close = () => {
     if (fd === null) return;
     try {
@@ -98,6 +104,8 @@ export function createAgentLog(home: string, clock: Clock, redact: (text: string
     const entries = queued;
     queued = [];
     withQueuedLines.delete(log);
+    if (timer) clearTimeout(timer);
+    timer = null;
     if (entry) entries.push(entry);
     if (entries.length === 0) return;
     const text = entries.map(format).join("");
@@ -115,10 +123,13 @@ export function createAgentLog(home: string, clock: Clock, redact: (text: string
     },
     writeSoon(level, event, fields = {}) {
       if (queued.length === 0) {
-        setImmediate(() => writeOut(null));
+        // Unref'd: a queued line never keeps the process up; the exit listener writes it.
+        timer = setTimeout(() => writeOut(null), QUEUED_LINE_DELAY_MS);
+        timer.unref();
         flushAtExit(log);
       }
       queued.push({ at: clock.now(), level, event, fields: { ...fields } });
+      if (queued.length >= MAX_QUEUED_LINES) writeOut(null);
     },
     flush: () => writeOut(null),
     close() {

@@ -1,7 +1,7 @@
 /**
  * One `plugin_llm` line per `ctx.llm` call in `logs/agent.log` (docs/contract.md §6.7), refused calls
  * included. Only routing facts and token counts: never the prompt, the reply or a key. The line is
- * stamped when the call ends and written as the event loop turns, after the answer is handed back.
+ * stamped when the call ends and written moments later, after the answer is handed back.
  */
 import type { AgentLog } from "../logging/agent-log.js";
 

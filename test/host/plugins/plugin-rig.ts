@@ -144,7 +144,7 @@ export async function startRig(
     clock,
     userPlugins,
     logLines: () => {
-      // Audit lines are written as the event loop turns; the file is read as of now.
+      // Audit lines are written moments after their call; the file is read as of now.
       log.flush();
       try {
         return fs.readFileSync(log.file, "utf8").split("\n").filter(Boolean);
