@@ -10,27 +10,62 @@ export type LogLevel = "INFO" | "WARN" | "ERROR";
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
 export interface AgentLog {
+  /** Writes the line now (with any queued before it, in order). */
   write(level: LogLevel, event: string, fields?: LogFields): void;
+  /**
+   * Stamps the line now and writes it within `QUEUED_LINE_DELAY_MS`, so a hot path (every `ctx.llm`
+   * call's audit line) hands its answer back before the formatting, redaction and disk write, and a
+   * burst of calls shares one write. Queued lines are written before any later `write`, on
+   * `flush`/`close`, and as the process exits (an uncaught error included).
+   */
+  writeSoon(level: LogLevel, event: string, fields?: LogFields): void;
+  /** Writes the queued lines now (a reader of the file that must see the last `writeSoon`). */
+  flush(): void;
   readonly file: string;
-  /** Lets go of the file (the host is closing); a later write opens it again. */
+  /** Lets go of the file (the host is closing) after writing what is queued; a later write opens it again. */
   close?(): void;
 }
 
 /** How often the open file is checked against the path (the person may delete or move the log). */
 const RECHECK_MS = 1_000;
+/** How long a queued line may wait for company before it is written. */
+export const QUEUED_LINE_DELAY_MS = 20;
+/** A burst this long is written at once rather than held in memory. */
+const MAX_QUEUED_LINES = 256;
 
 const formatValue = (value: string | number | boolean | null): string => {
   const text = String(value);
   return /^[^\s"=]*$/.test(text) && text !== "" ? text : JSON.stringify(text);
 };
 
+interface Entry {
+  at: number;
+  level: LogLevel;
+  event: string;
+  fields: LogFields;
+}
+
+/** Logs with queued lines; one exit listener writes them all, however many logs a process opens. */
+const withQueuedLines = new Set<AgentLog>();
+let exitListening = false;
+function flushAtExit(log: AgentLog): void {
+  withQueuedLines.add(log);
+  if (exitListening) return;
+  exitListening = true;
+  process.on("exit", () => {
+    for (const queued of [...withQueuedLines]) queued.flush();
+  });
+}
+
 export function createAgentLog(home: string, clock: Clock, redact: (text: string) => string): AgentLog {
   const dir = join(home, "logs");
   const file = join(dir, "agent.log");
   // The file stays open between lines: one write per line instead of an open, a write and a close
-  // (it sits on the path of every `ctx.llm` call, whose audit line is written before it returns).
+  // (it sits on the path of every `ctx.llm` call).
   let fd: number | null = null;
   let checkedAt = 0;
+  let queued: Entry[] = [];
+  let timer: NodeJS.Timeout | null = null;
   const close = () => {
     if (fd === null) return;
     try {
@@ -56,21 +91,51 @@ export function createAgentLog(home: string, clock: Clock, redact: (text: string
     close();
     return openFile();
   };
-  return {
+  const format = ({ at, level, event, fields }: Entry): string => {
+    let line = `${new Date(at).toISOString()} ${level} ${event}`;
+    for (const key in fields) {
+      const value = fields[key];
+      if (value !== undefined) line += ` ${key}=${formatValue(value)}`;
+    }
+    return redact(line).replace(/[\r\n]+/g, " ") + "\n";
+  };
+  /** One write for the queued lines and `entry`, in order. */
+  const writeOut = (entry: Entry | null) => {
+    const entries = queued;
+    queued = [];
+    withQueuedLines.delete(log);
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (entry) entries.push(entry);
+    if (entries.length === 0) return;
+    const text = entries.map(format).join("");
+    try {
+      writeSync(current(), text);
+    } catch {
+      // Logging must never take the app down (disk full, read-only home); the event is lost, not the work.
+      close();
+    }
+  };
+  const log: AgentLog = {
     file,
     write(level, event, fields = {}) {
-      const parts = Object.entries(fields)
-        .filter((entry): entry is [string, string | number | boolean | null] => entry[1] !== undefined)
-        .map(([k, v]) => `${k}=${formatValue(v)}`);
-      const line = `${new Date(clock.now()).toISOString()} ${level} ${event}${parts.length ? " " + parts.join(" ") : ""}`;
-      const text = redact(line).replace(/[\r\n]+/g, " ") + "\n";
-      try {
-        writeSync(current(), text);
-      } catch {
-        // Logging must never take the app down (disk full, read-only home); the event is lost, not the work.
-        close();
-      }
+      writeOut({ at: clock.now(), level, event, fields });
     },
-    close,
+    writeSoon(level, event, fields = {}) {
+      if (queued.length === 0) {
+        // Unref'd: a queued line never keeps the process up; the exit listener writes it.
+        timer = setTimeout(() => writeOut(null), QUEUED_LINE_DELAY_MS);
+        timer.unref();
+        flushAtExit(log);
+      }
+      queued.push({ at: clock.now(), level, event, fields: { ...fields } });
+      if (queued.length >= MAX_QUEUED_LINES) writeOut(null);
+    },
+    flush: () => writeOut(null),
+    close() {
+      writeOut(null);
+      close();
+    },
   };
+  return log;
 }

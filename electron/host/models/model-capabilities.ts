@@ -65,9 +65,17 @@ const knownModels: readonly { pattern: RegExp; contextWindow: number; vision: bo
   { pattern: /vision|-vl\b|-vl-/, contextWindow: DEFAULT_CONTEXT_WINDOW, vision: true },
 ];
 
+/** Model id → its family (or none), so a turn's capability checks don't rerun the patterns. */
+const knownByModel = new Map<string, (typeof knownModels)[number] | undefined>();
+const MAX_REMEMBERED_MODELS = 256;
+
 const known = (model: string) => {
+  if (knownByModel.has(model)) return knownByModel.get(model);
   const name = model.toLowerCase().split("/").pop() ?? "";
-  return knownModels.find((k) => k.pattern.test(name));
+  const family = knownModels.find((k) => k.pattern.test(name));
+  if (knownByModel.size >= MAX_REMEMBERED_MODELS) knownByModel.clear();
+  knownByModel.set(model, family);
+  return family;
 };
 
 function configured(settings: Settings, providerId: string, model: string) {

@@ -1,6 +1,7 @@
 /**
  * One `plugin_llm` line per `ctx.llm` call in `logs/agent.log` (docs/contract.md §6.7), refused calls
- * included. Only routing facts and token counts: never the prompt, the reply or a key.
+ * included. Only routing facts and token counts: never the prompt, the reply or a key. The line is
+ * stamped when the call ends and written moments later, after the answer is handed back.
  */
 import type { AgentLog } from "../logging/agent-log.js";
 
@@ -21,7 +22,7 @@ export interface LlmAuditEntry {
 const NONE = "-";
 
 export function writeLlmAudit(log: AgentLog, entry: LlmAuditEntry): void {
-  log.write("INFO", "plugin_llm", {
+  log.writeSoon("INFO", "plugin_llm", {
     plugin: entry.pluginId,
     provider: entry.provider || NONE,
     model: entry.model || NONE,

@@ -47,6 +47,8 @@ const TRIGGERS = [
   "password",
   "passwd",
 ];
+/** Matched against the lower-cased word: lower-cased once, not per piece. */
+const LOWER_TRIGGERS = TRIGGERS.map((trigger) => trigger.toLowerCase());
 /** Characters that make a word an assignment, a URL or a quoted value: hold it to its end. */
 const HOLD_CHARS = /[:=@/"']/;
 
@@ -98,9 +100,8 @@ export class StreamRedactor {
   private harmless(word: string): boolean {
     if (HOLD_CHARS.test(word)) return false;
     const lower = word.toLowerCase();
-    for (const trigger of TRIGGERS) {
-      if (lower.includes(trigger.toLowerCase()) || endsWithStartOf(lower, trigger.toLowerCase()))
-        return false;
+    for (const trigger of LOWER_TRIGGERS) {
+      if (lower.includes(trigger) || endsWithStartOf(lower, trigger)) return false;
     }
     for (const key of this.knownKeys()) {
       if (

@@ -25,7 +25,11 @@ export interface IncomingMessage {
   /** The session as read when the message arrived. */
   session: SessionRecord;
   text: string;
-  mode: BusyInputMode;
+  /**
+   * What to do if a turn is running; a function is asked only then (the settings read behind it
+   * checks config.yaml on disk, which a message to an idle session need not wait for).
+   */
+  mode: BusyInputMode | (() => BusyInputMode);
   origin: TurnOrigin;
   gatewaySessionKey: string;
   /** Checked images that go with the message (docs/contract.md §9.1), kept in its meta. */
@@ -108,20 +112,21 @@ export class BusyInput {
       });
       return { turnId, disposition: "started" };
     }
+    const mode = typeof message.mode === "function" ? message.mode() : message.mode;
     const injectedWait = running.injectedWait?.pending ? running.injectedWait : undefined;
     // Any message of a person ends an injected turn's wait; another plugin's does not (docs/contract.md §9.3).
     if (message.origin === "person") injectedWait?.endForPerson();
-    if (injectedWait && message.origin === "person" && message.mode === "interrupt") {
+    if (injectedWait && message.origin === "person" && mode === "interrupt") {
       // The injected turn has asked nothing yet: the redirect goes into it, as a steer does.
       this.wait(lane, message, running.turnId, "steer", "redirected");
       return { turnId: running.turnId, disposition: "redirected" };
     }
-    if (message.mode === "steer") {
+    if (mode === "steer") {
       this.wait(lane, message, running.turnId, "steer", "steered");
       return { turnId: running.turnId, disposition: "steered" };
     }
     const turnId = randomUUID();
-    if (message.mode === "interrupt") {
+    if (mode === "interrupt") {
       this.wait(lane, message, turnId, "redirect", "redirected");
       running.abort.abort();
       return { turnId, disposition: "redirected" };

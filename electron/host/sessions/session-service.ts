@@ -249,7 +249,8 @@ export class SessionService {
     return this.busy.send({
       session,
       text: input.text,
-      mode: input.kind === "steer" ? "steer" : (mode ?? this.deps.settings.get().display.busy_input_mode),
+      mode:
+        input.kind === "steer" ? "steer" : (mode ?? (() => this.deps.settings.get().display.busy_input_mode)),
       origin: "person",
       gatewaySessionKey,
       ...(images.length ? { images } : {}),

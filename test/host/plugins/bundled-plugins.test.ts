@@ -77,6 +77,7 @@ describe("bundled plugins through the host's RPC", () => {
     };
     expect(body.messages[1]).toEqual({ role: "user", content: "a very long text" });
     expect(body.max_tokens).toBe(256);
+    t.host.log.flush();
     expect(fs.readFileSync(t.host.log.file, "utf8")).toMatch(
       /plugin_llm plugin=tldr provider=fake .* purpose=tldr .* outcome=ok/,
     );

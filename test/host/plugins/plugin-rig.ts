@@ -144,6 +144,8 @@ export async function startRig(
     clock,
     userPlugins,
     logLines: () => {
+      // Audit lines are written moments after their call; the file is read as of now.
+      log.flush();
       try {
         return fs.readFileSync(log.file, "utf8").split("\n").filter(Boolean);
       } catch {
