@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PluginView } from "../../../electron/host/plugins/plugin-manager.js";
 import {
-  forkPluginHost,
+  spawnNodePluginHost,
   type SpawnPluginHost,
 } from "../../../electron/host/plugins/runtime/plugin-host-process.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
@@ -52,7 +52,7 @@ describe("spare workers", () => {
     const spawned: string[][] = [];
     const spawn: SpawnPluginHost = (entry, options) => {
       spawned.push(options.args ?? []);
-      return forkPluginHost(entry, options);
+      return spawnNodePluginHost(entry, options);
     };
     t = await startTestHost({
       home: temp.dir,
@@ -89,7 +89,7 @@ describe("spare workers", () => {
     const spawned: string[][] = [];
     const spawn: SpawnPluginHost = (entry, options) => {
       spawned.push(options.args ?? []);
-      return forkPluginHost(entry, options);
+      return spawnNodePluginHost(entry, options);
     };
     t = await startTestHost({
       home: temp.dir,

@@ -3,9 +3,16 @@
  * one worker per plugin and relays frames between the host and each worker. It holds no plugin
  * state of its own; when it dies the host starts another and every plugin registers again.
  */
+import { Socket } from "node:net";
 import { Worker } from "node:worker_threads";
 import type { Frame, FromPluginHost, ToPluginHost, WorkerBoot, WorkerInit } from "./boundary.js";
-import { decodeWire, encodeWire } from "./wire-codec.js";
+import {
+  CHANNEL_FD,
+  CHANNEL_KEY_ENV,
+  EXIT_CHANNEL_TAMPERED,
+  parseChannelKey,
+  SealedChannel,
+} from "./sealed-channel.js";
 
 const workerFile = new URL("./plugin-worker.js", import.meta.url);
 const workers = new Map<string, Worker>();
@@ -27,24 +34,59 @@ if (!permission || permission.has("child") || permission.has("fs.write", "/")) {
 }
 
 /**
- * Electron's utility process talks through `process.parentPort`; Node's fork through its IPC
- * channel, in the wire codec of plugin-host-process.ts's `forkPluginHost`.
+ * Electron's utility process talks through `process.parentPort`; a Node process through the sealed
+ * pipe on its fd 3 (sealed-channel.ts), whose key its environment carries. The key leaves the
+ * environment before any worker exists (workers get an empty one anyway).
  */
 interface ParentPort {
   on(event: "message", listener: (event: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
 }
 const parentPort = (process as { parentPort?: ParentPort }).parentPort;
+const channelKey = process.env[CHANNEL_KEY_ENV];
+delete process.env[CHANNEL_KEY_ENV];
 
-const send = (message: FromPluginHost): void => {
-  if (parentPort) parentPort.postMessage(message);
-  else if (process.connected) process.send?.(encodeWire(message));
+type Channel = {
+  send(message: FromPluginHost): void;
+  onMessage(listener: (message: ToPluginHost) => void): void;
 };
 
-function onHostMessage(listener: (message: ToPluginHost) => void): void {
-  if (parentPort) parentPort.on("message", (event) => listener(event.data as ToPluginHost));
-  else process.on("message", (message: ToPluginHost) => listener(decodeWire(message)));
+function openChannel(): Channel {
+  if (parentPort) {
+    return {
+      send: (message) => parentPort.postMessage(message),
+      onMessage: (listener) => parentPort.on("message", (event) => listener(event.data as ToPluginHost)),
+    };
+  }
+  let key: Buffer;
+  try {
+    key = parseChannelKey(channelKey);
+  } catch (error) {
+    process.stderr.write(
+      `The plugin host was started without its channel to the app: ${(error as Error).message}.\n`,
+    );
+    process.exit(1);
+  }
+  const listeners: ((message: ToPluginHost) => void)[] = [];
+  const sealed = new SealedChannel<FromPluginHost, ToPluginHost>(
+    new Socket({ fd: CHANNEL_FD, readable: true, writable: true }),
+    key,
+    "to-host",
+    {
+      onMessage: (message) => listeners.forEach((listener) => listener(message)),
+      onTampered: (error) => {
+        process.stderr.write(`${error.message}; the plugin host stops and the app starts another.\n`);
+        process.exit(EXIT_CHANNEL_TAMPERED);
+      },
+      // Without the host there is nothing to serve (a utility process is ended by its parent instead).
+      onClose: () => process.exit(0),
+    },
+  );
+  return { send: (message) => sealed.send(message), onMessage: (listener) => void listeners.push(listener) };
 }
+
+const channel = openChannel();
+const send = (message: FromPluginHost): void => channel.send(message);
 
 function describeExit(code: number, error: (Error & { code?: string }) | null, heapMb: number): string {
   if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") return `ran out of memory (heap cap ${heapMb} MB)`;
@@ -112,7 +154,7 @@ function start(pluginId: string, heapMb: number, init: WorkerInit): void {
   worker.postMessage({ kind: "init", init } satisfies WorkerBoot);
 }
 
-onHostMessage((message) => {
+channel.onMessage((message) => {
   switch (message.kind) {
     case "start":
       start(message.pluginId, message.heapMb, message.init);
@@ -128,9 +170,6 @@ onHostMessage((message) => {
       return;
   }
 });
-
-// Without the host there is nothing to serve (a utility process is ended by its parent instead).
-process.on("disconnect", () => process.exit(0));
 
 send({ kind: "ready" });
 

@@ -4,14 +4,21 @@
  * nothing else: no child processes, no native addons. Its environment is built from an
  * allowlist, so no key, `key_env` variable or web token reaches it.
  *
- * How the process is started is a `SpawnPluginHost`: Node's `fork` by default; the desktop shell
+ * How the process is started is a `SpawnPluginHost`: a Node process on a sealed pipe by default; the desktop shell
  * may pass Electron's utility process instead (electron/plugin-host-utility.ts). Either way the
  * plugin host refuses to run when the permission model is not in force (plugin-host-main.ts).
  */
-import { fork } from "node:child_process";
+import { spawn } from "node:child_process";
+import type { Duplex } from "node:stream";
 import type { FromPluginHost, ToPluginHost } from "./boundary.js";
 import type { PluginHostBundle } from "./plugin-host-bundle.js";
-import { decodeWire, encodeWire } from "./wire-codec.js";
+import {
+  CHANNEL_FD,
+  CHANNEL_KEY_ENV,
+  EXIT_CHANNEL_TAMPERED,
+  newChannelKey,
+  SealedChannel,
+} from "./sealed-channel.js";
 
 /** The only variables the plugin host inherits. */
 export const ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"] as const;
@@ -27,7 +34,7 @@ export interface PluginHostLaunch {
   env?: Record<string, string>;
   /** How long the process may take to say it is ready. */
   readyTimeoutMs?: number;
-  /** Starts the process; Node's `fork` when absent. */
+  /** Starts the process; `spawnNodePluginHost` when absent. */
   spawn?: SpawnPluginHost;
   /** Workers to start at once, before their plugins are known (plugin-host-main.ts). */
   spares?: SpareWorkers;
@@ -45,6 +52,8 @@ export interface PluginHostChild {
   readonly stderr: NodeJS.ReadableStream | null;
   /** Whether a message can still reach it. */
   readonly connected: boolean;
+  /** Why its channel was given up, when someone else used it (sealed-channel.ts). */
+  readonly channelFault?: string | null;
   send(message: ToPluginHost): void;
   kill(): void;
   onMessage(listener: (message: FromPluginHost) => void): void;
@@ -59,17 +68,31 @@ export type SpawnPluginHost = (
 ) => PluginHostChild;
 
 /**
- * Node's `fork`, with structured-clone messages like Electron's utility process: JSON on the wire
- * when it carries the message exactly, a V8-serialized envelope when not (wire-codec.ts).
+ * A Node process (the desktop passes Electron's binary with ELECTRON_RUN_AS_NODE) talking over a
+ * sealed pipe on its fd 3 (sealed-channel.ts), not Node's IPC channel: that channel is an fd a
+ * plugin's worker can reach as well, and a line of garbage on it throws inside the host.
  */
-export const forkPluginHost: SpawnPluginHost = (entry, options) => {
-  const child = fork(entry, options.args ?? [], {
-    execPath: options.execPath ?? process.execPath,
-    execArgv: options.execArgv,
-    env: options.env,
-    serialization: "json",
-    // stdout is dropped: a plugin must not print lines a script reading the app's stdout trusts.
-    stdio: ["ignore", "ignore", "pipe", "ipc"],
+export const spawnNodePluginHost: SpawnPluginHost = (entry, options) => {
+  const key = newChannelKey();
+  const child = spawn(
+    options.execPath ?? process.execPath,
+    [...options.execArgv, entry, ...(options.args ?? [])],
+    {
+      env: { ...options.env, [CHANNEL_KEY_ENV]: key.toString("hex") },
+      // stdout is dropped: a plugin must not print lines a script reading the app's stdout trusts.
+      stdio: ["ignore", "ignore", "pipe", "pipe"],
+    },
+  );
+  const messages: ((message: FromPluginHost) => void)[] = [];
+  let channelFault: string | null = null;
+  const pipe = child.stdio[CHANNEL_FD] as Duplex;
+  const channel = new SealedChannel<ToPluginHost, FromPluginHost>(pipe, key, "to-plugin-host", {
+    onMessage: (message) => messages.forEach((listener) => listener(message)),
+    onTampered: (error) => {
+      channelFault = error.message;
+      child.kill("SIGKILL");
+    },
+    onClose: () => undefined,
   });
   return {
     get pid() {
@@ -77,21 +100,29 @@ export const forkPluginHost: SpawnPluginHost = (entry, options) => {
     },
     stderr: child.stderr,
     get connected() {
-      return child.connected;
+      return channel.connected && child.exitCode === null && child.signalCode === null;
     },
-    send: (message) => void child.send(encodeWire(message)),
+    get channelFault() {
+      return channelFault;
+    },
+    send: (message) => channel.send(message),
     kill: () => void child.kill("SIGKILL"),
-    onMessage: (listener) =>
-      void child.on("message", (message: FromPluginHost) => listener(decodeWire(message))),
+    onMessage: (listener) => void messages.push(listener),
     onExit: (listener) => void child.on("exit", (code, signal) => listener(code, signal)),
     onError: (listener) => void child.on("error", listener),
   };
 };
 
+const TAMPERED_IN_PLUGIN_HOST =
+  "the plugin host's channel to the app was tampered with (a plugin wrote to or read from it)";
+
 export interface PluginHostEvents {
   onMessage(message: FromPluginHost): void;
-  /** The process ended (crash, signal, or close); `why` is in plain words. */
-  onExit(why: string): void;
+  /**
+   * The process ended (crash, signal, close, or a channel someone else used: sealed-channel.ts);
+   * `why` is in plain words.
+   */
+  onExit(why: string, cause: "exited" | "channel_tampered"): void;
   /** A line the plugin host wrote to stderr (warnings, uncaught errors). */
   onStderr?(line: string): void;
 }
@@ -136,7 +167,7 @@ export class PluginHostProcess {
   }
 
   static start(launch: PluginHostLaunch, events: PluginHostEvents): Promise<PluginHostProcess> {
-    const child = (launch.spawn ?? forkPluginHost)(launch.bundle.entry, {
+    const child = (launch.spawn ?? spawnNodePluginHost)(launch.bundle.entry, {
       execArgv: permissionFlags(launch),
       env: { ...pluginHostEnv(), ...launch.env },
       ...(launch.execPath && { execPath: launch.execPath }),
@@ -180,9 +211,11 @@ export class PluginHostProcess {
       });
       child.onExit((code, signal) => {
         host.exited = true;
-        const why = signal
-          ? `the plugin host was killed (${signal})`
-          : `the plugin host exited with code ${code}`;
+        const tampered =
+          child.channelFault ?? (code === EXIT_CHANNEL_TAMPERED ? TAMPERED_IN_PLUGIN_HOST : null);
+        const why =
+          tampered ??
+          (signal ? `the plugin host was killed (${signal})` : `the plugin host exited with code ${code}`);
         if (!ready) {
           clearTimeout(timer);
           // Its last stderr line says why (e.g. no permission model); it may still be in flight.
@@ -197,7 +230,7 @@ export class PluginHostProcess {
           });
           return;
         }
-        events.onExit(why);
+        events.onExit(why, tampered ? "channel_tampered" : "exited");
       });
     });
   }

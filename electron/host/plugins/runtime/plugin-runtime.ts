@@ -107,9 +107,11 @@ export class PluginRuntime {
         },
         {
           onMessage: (message) => this.route(message),
-          onExit: (why) => {
+          onExit: (why, cause) => {
             if (this.process === starting) this.process = null;
-            for (const session of [...this.sessions.values()]) session.end(why, { hostDied: true });
+            const channelTampered = cause === "channel_tampered";
+            for (const session of [...this.sessions.values()])
+              session.end(why, { hostDied: true, channelTampered });
             this.sessions.clear();
           },
           ...(this.options.onStderr && { onStderr: this.options.onStderr }),

@@ -25,6 +25,11 @@ export interface SessionEnd {
   unresponsive: boolean;
   /** The whole plugin host died (maybe another plugin's doing). */
   hostDied: boolean;
+  /**
+   * It died because its channel to the app was tampered with: some plugin's code wrote to or read
+   * from it, and which one cannot be told, so it counts against every plugin it ran.
+   */
+  channelTampered: boolean;
 }
 
 export interface WorkerSessionOptions {
@@ -161,13 +166,17 @@ export class WorkerSession {
   }
 
   /** Ends the session: pending calls fail with `plugin_unresponsive`, the owner is told once. */
-  end(reason: string, how: { unresponsive?: boolean; hostDied?: boolean } = {}): void {
+  end(
+    reason: string,
+    how: { unresponsive?: boolean; hostDied?: boolean; channelTampered?: boolean } = {},
+  ): void {
     if (this.ended) return;
     this.ended = {
       reason,
       hadPendingCalls: this.calls > 0,
       unresponsive: how.unresponsive === true,
       hostDied: how.hostDied === true,
+      channelTampered: how.channelTampered === true,
     };
     if (this.heartbeatTimer) this.options.clock.clearTimeout(this.heartbeatTimer);
     const error = new PluginUnresponsiveError(
