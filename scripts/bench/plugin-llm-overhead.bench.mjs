@@ -5,11 +5,15 @@
 //  - `plugin_llm_time_to_answer`: `ctx.llm` does not stream (docs/contract.md §6.6), so there is
 //    no first token through a plugin: the plugin's time to its whole answer (timed in the worker)
 //    vs the SDK's first streamed token (the loopback server answers at once either way).
+// Each also prints the floor of those hops here (hop-floor.mjs: a bare relay process and a bare
+// worker passing the same frames, the model call made with the bare SDK): what no code of ours can
+// go under with a plugin host process and a worker between the plugin and the host.
 import OpenAI from "openai";
 import { median, percentile, interleaved, interleavedSamples, timed } from "./stats.mjs";
 import { figure } from "./figure.mjs";
 import { startLoopbackProvider } from "./loopback-provider.mjs";
 import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";
+import { startHopFloor } from "./hop-floor.mjs";
 
 const CALLS = 200;
 const WARMUP = 30;
@@ -28,6 +32,7 @@ export async function run() {
   }`;
   const { home, cleanup } = homeWithPlugins(1, source);
   const { host, vault } = await startHost(home);
+  let floor = null;
   try {
     host.settings.update((doc) => {
       doc.providers = { bench: { name: "Bench", base_url: baseURL } };
@@ -40,10 +45,22 @@ export async function run() {
     const messages = [{ role: "user", content: "ping" }];
     const viaWorker = () => command.handler("", { sessionId: "s", gatewaySessionKey: "g" });
     const viaSdk = () => direct.chat.completions.create({ model: "bench/model", messages });
+    floor = await startHopFloor(async (params) => {
+      const reply = await direct.chat.completions.create({ model: "bench/model", messages: params.messages });
+      return { text: reply.choices[0].message.content, model: reply.model, usage: reply.usage };
+    });
+    const viaFloor = () => floor.invoke({ messages });
     const { a: worker, b: sdk } = await interleaved(viaWorker, viaSdk, CALLS, WARMUP);
     const a = median(worker);
     const b = median(sdk);
-    const inWorker = await timedInWorker(host.pluginRegistries.commands.get("ask-timed"), direct, messages);
+    const { a: floorTimes, b: floorSdk } = await interleaved(viaFloor, viaSdk, CALLS, WARMUP);
+    const fr = median(floorTimes) / median(floorSdk);
+    const inWorker = await timedInWorker(
+      host.pluginRegistries.commands.get("ask-timed"),
+      direct,
+      messages,
+      () => floor.invoke({ messages }),
+    );
     return [
       figure({
         name: "llm_overhead",
@@ -51,17 +68,20 @@ export async function run() {
         unit: "ms",
         baseline: b,
         target: { on: "ratio", max: 1.05 },
-        text: `ctx.llm.complete from a plugin's worker ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback)`,
+        text: `ctx.llm.complete from a plugin's worker ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback); floor of the hops here (bare relay process + bare worker): ${fr.toFixed(3)}x (+${(median(floorTimes) - median(floorSdk)).toFixed(3)} ms)`,
         extra: {
           p50: a,
           p99: percentile(worker, 99),
           baseline_p50: b,
           baseline_p99: percentile(sdk, 99),
+          floor_ratio: fr,
+          floor_added_ms: median(floorTimes) - median(floorSdk),
         },
       }),
       ...inWorker,
     ];
   } finally {
+    floor?.close();
     await host.close();
     await server.close();
     cleanup();
@@ -72,7 +92,7 @@ export async function run() {
  * `ctx.llm.complete` timed inside the worker (what the plugin waits) against the SDK's whole answer
  * and the SDK's first streamed token, interleaved.
  */
-async function timedInWorker(command, direct, messages) {
+async function timedInWorker(command, direct, messages, floorInWorker) {
   const context = { sessionId: "s", gatewaySessionKey: "g" };
   const inner = async () => {
     const { ms, text } = JSON.parse(await command.handler("", context));
@@ -93,6 +113,21 @@ async function timedInWorker(command, direct, messages) {
   // Two interleaved runs, so a streamed reply never sits between the plugin call and its baseline.
   const { a: plugin, b: answer } = await interleavedSamples(inner, timed(sdkAnswer), CALLS, WARMUP);
   const { a: pluginToAnswer, b: firstToken } = await interleavedSamples(inner, sdkFirstToken, CALLS, WARMUP);
+  const { a: floorIn, b: floorAnswer } = await interleavedSamples(
+    floorInWorker,
+    timed(sdkAnswer),
+    CALLS,
+    WARMUP,
+  );
+  const { a: floorToAnswer, b: floorFirst } = await interleavedSamples(
+    floorInWorker,
+    sdkFirstToken,
+    CALLS,
+    WARMUP,
+  );
+  const floorRatio = median(floorIn) / median(floorAnswer);
+  const floorAdded = median(floorIn) - median(floorAnswer);
+  const floorTtaRatio = median(floorToAnswer) / median(floorFirst);
   const p = median(plugin);
   const a = median(answer);
   const q = median(pluginToAnswer);
@@ -104,8 +139,15 @@ async function timedInWorker(command, direct, messages) {
       unit: "ms",
       baseline: a,
       target: { on: "ratio", max: 1.05 },
-      text: `ctx.llm.complete timed inside the plugin's worker ${p.toFixed(3)} ms vs openai SDK direct ${a.toFixed(3)} ms (ratio ${(p / a).toFixed(3)}x; +${(p - a).toFixed(3)} ms; median of ${CALLS})`,
-      extra: { p50: p, p99: percentile(plugin, 99), baseline_p50: a, baseline_p99: percentile(answer, 99) },
+      text: `ctx.llm.complete timed inside the plugin's worker ${p.toFixed(3)} ms vs openai SDK direct ${a.toFixed(3)} ms (ratio ${(p / a).toFixed(3)}x; +${(p - a).toFixed(3)} ms; median of ${CALLS}); floor of the hops here: ${floorRatio.toFixed(3)}x (+${floorAdded.toFixed(3)} ms)`,
+      extra: {
+        p50: p,
+        p99: percentile(plugin, 99),
+        baseline_p50: a,
+        baseline_p99: percentile(answer, 99),
+        floor_ratio: floorRatio,
+        floor_added_ms: floorAdded,
+      },
     }),
     figure({
       name: "plugin_llm_time_to_answer",
@@ -113,12 +155,13 @@ async function timedInWorker(command, direct, messages) {
       unit: "ms",
       baseline: f,
       target: { on: "ratio", max: 1.1 },
-      text: `ctx.llm has no streaming (contract §6.6), so no first token through a plugin: its whole answer, timed in the worker, ${q.toFixed(3)} ms vs the SDK's first streamed token ${f.toFixed(3)} ms (ratio ${(q / f).toFixed(3)}x; median of ${CALLS})`,
+      text: `ctx.llm has no streaming (contract §6.6), so no first token through a plugin: its whole answer, timed in the worker, ${q.toFixed(3)} ms vs the SDK's first streamed token ${f.toFixed(3)} ms (ratio ${(q / f).toFixed(3)}x; median of ${CALLS}); floor of the hops here: ${floorTtaRatio.toFixed(3)}x`,
       extra: {
         p50: q,
         p99: percentile(pluginToAnswer, 99),
         baseline_p50: f,
         baseline_p99: percentile(firstToken, 99),
+        floor_ratio: floorTtaRatio,
       },
     }),
   ];

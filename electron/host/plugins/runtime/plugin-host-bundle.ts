@@ -1,5 +1,5 @@
 /**
- * Where the plugin host's code is. The app's build puts `plugin-host.js` and `plugin-worker.js`
+ * Where the plugin host's code is. The app's build puts `plugin-host.js` and `plugin-worker.cjs`
  * next to the bundled host (`out/app/`, see scripts/build-bundles.mjs). Running from the sources
  * (tests, tsx) there is no bundle, so one is built once per source state into the temp folder with
  * esbuild (a dev dependency, present wherever the sources are).
@@ -22,7 +22,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 let built: Promise<PluginHostBundle> | null = null;
 
 const isBundle = (dir: string) =>
-  fs.existsSync(path.join(dir, "plugin-host.js")) && fs.existsSync(path.join(dir, "plugin-worker.js"));
+  fs.existsSync(path.join(dir, "plugin-host.js")) && fs.existsSync(path.join(dir, "plugin-worker.cjs"));
 
 /** The app's built plugin host, found at once; null when running from the sources. */
 export function builtPluginHostBundle(): PluginHostBundle | null {
@@ -53,17 +53,22 @@ async function buildFromSources(): Promise<PluginHostBundle> {
   }
   const dir = path.join(os.tmpdir(), `hermes-plugin-host-${hash.digest("hex").slice(0, 16)}`);
   const entry = path.join(dir, "plugin-host.js");
-  if (!fs.existsSync(path.join(dir, "plugin-worker.js"))) {
+  if (!fs.existsSync(path.join(dir, "plugin-worker.cjs"))) {
     const esbuild = await import("esbuild");
     const staging = `${dir}.${process.pid}.tmp`;
+    const common = { bundle: true, platform: "node", target: "node20", logLevel: "error" } as const;
     await esbuild.build({
-      entryPoints: { "plugin-host": sources[0]!, "plugin-worker": sources[1]! },
-      bundle: true,
-      platform: "node",
+      ...common,
+      entryPoints: [sources[0]!],
       format: "esm",
-      target: "node20",
-      outdir: staging,
-      logLevel: "error",
+      outfile: path.join(staging, "plugin-host.js"),
+    });
+    // The worker as CommonJS, as the app's build makes it (scripts/build-bundles.mjs).
+    await esbuild.build({
+      ...common,
+      entryPoints: [sources[1]!],
+      format: "cjs",
+      outfile: path.join(staging, "plugin-worker.cjs"),
     });
     try {
       fs.renameSync(staging, dir);
