@@ -3,7 +3,7 @@
 // host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -200,13 +200,18 @@ export async function run() {
     await box.waitFor({ state: "visible" });
     await page.waitForFunction(() => !document.querySelector('textarea[aria-label="Message"]')?.disabled);
     await box.fill("Stream a long answer");
-    await browser.startTracing(page, { categories: ["devtools.timeline", "toplevel"] });
+    // BENCH_TRACE=<file>: keep the trace (with JS samples) to see what the long tasks did.
+    const profiling = process.env.BENCH_TRACE;
+    const categories = ["devtools.timeline", "toplevel"];
+    if (profiling) categories.push("disabled-by-default-v8.cpu_profiler", "v8.execute", "blink.user_timing");
+    await browser.startTracing(page, { categories });
     const traceStart = await page.evaluate(() => performance.timeOrigin + performance.now());
     await box.press("Enter");
     await page.locator('article[data-role="assistant"][data-status="complete"]').waitFor({ timeout: 60_000 });
     await page.waitForTimeout(200);
     const traceEnd = await page.evaluate(() => performance.timeOrigin + performance.now());
     const trace = await browser.stopTracing();
+    if (profiling) writeFileSync(profiling, trace);
     const { samples, gaps, changes, lastTokenAt } = await page.evaluate(() => window.__bench);
     const lastToken = `w${totalTokens - 1}`;
     const reply = page.locator('article[data-role="assistant"]');
