@@ -26,7 +26,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: s
 });
 
 /** The block still being written: parsed unhighlighted, or, ending in an open code fence, partly plain. */
-const OpenBlock = memo(function OpenBlock({ text }: { text: string }) {
+export const OpenBlock = memo(function OpenBlock({ text }: { text: string }) {
   const fence = useMemo(() => openFenceOf(text), [text]);
   const parsed = fence ? fence.prefix : text;
   const math = useMathPlugins(parsed);
