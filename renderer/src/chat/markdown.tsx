@@ -74,7 +74,7 @@ const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
 }, sameGroup);
 
 /** How long one render may spend parsing new blocks of a streaming reply. */
-const parseBudgetMs = 3;
+const parseBudgetMs = 2;
 
 interface MarkdownProps {
   text: string;
