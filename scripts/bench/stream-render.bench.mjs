@@ -1,5 +1,5 @@
 // stream_render (docs/contract.md §12): tokens per second the renderer shows while a fast stream comes in
-// (a loopback OpenAI-format server sends 20,000 tokens at 5,000 tokens/s through the real web
+// (a loopback OpenAI-format server sends 40,000 tokens at 20,000 tokens/s through the real web
 // host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -200,10 +200,11 @@ export async function run() {
     await box.waitFor({ state: "visible" });
     await page.waitForFunction(() => !document.querySelector('textarea[aria-label="Message"]')?.disabled);
     await box.fill("Stream a long answer");
-    // BENCH_TRACE=<file>: keep the trace (with JS samples) to see what the long tasks did.
+    // BENCH_TRACE=<file>: keep the trace, to see what the long tasks did.
     const profiling = process.env.BENCH_TRACE;
     const categories = ["devtools.timeline", "toplevel"];
-    if (profiling) categories.push("disabled-by-default-v8.cpu_profiler", "v8.execute", "blink.user_timing");
+    // BENCH_TRACE_JS=1 adds JS samples (they cost time of their own, so not by default).
+    if (profiling && process.env.BENCH_TRACE_JS) categories.push("disabled-by-default-v8.cpu_profiler");
     await browser.startTracing(page, { categories });
     const traceStart = await page.evaluate(() => performance.timeOrigin + performance.now());
     await box.press("Enter");

@@ -74,7 +74,7 @@ const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
 }, sameGroup);
 
 /** How long one render may spend parsing new blocks of a streaming reply. */
-const parseBudgetMs = 2;
+const parseBudgetMs = 4;
 
 interface MarkdownProps {
   text: string;
@@ -136,7 +136,10 @@ const MarkdownBlocks = memo(function MarkdownBlocks({ text, streaming = false, s
   // together with the frame's urgent update (the store's), in one task.
   useEffect(() => startTransition(() => setLagging(behind)), [behind]);
   useEffect(() => {
-    if (behind) startTransition(renderAgain);
+    if (!behind) return;
+    // Once a frame: a render's fixed cost is paid per frame, not per slice of parsing.
+    const frame = requestAnimationFrame(() => startTransition(renderAgain));
+    return () => cancelAnimationFrame(frame);
   });
 
   const groups: number[] = [];
