@@ -88,6 +88,9 @@ describe("an open code fence shown as plain code", () => {
     "````\n```\nstill open",
     "| a |\n| - |\n| 1 |\n```js\nx",
     "```js\nx\n```\n```py\ny",
+    // Long enough to be shown as several text nodes.
+    "```txt\n" + Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\n"),
+    "```txt\n" + Array.from({ length: 128 }, (_, i) => `line ${i}`).join("\n") + "\n",
   ];
   for (const block of open) {
     it(`is the parser's unhighlighted output: ${JSON.stringify(block)}`, async () => {
@@ -97,6 +100,20 @@ describe("an open code fence shown as plain code", () => {
       expect(plain).toBe(parsed);
     });
   }
+
+  it("leaves the text of finished lines untouched while the code grows", async () => {
+    const lines = (n: number) => "```txt\n" + Array.from({ length: n }, (_, i) => `line ${i}`).join("\n");
+    const view = render(<OpenBlock text={lines(150)} />);
+    const code = view.container.querySelector("code")!;
+    const first = code.firstChild!;
+    const before = first.textContent;
+    expect(code.childNodes.length).toBeGreaterThan(1);
+    view.rerender(<OpenBlock text={lines(400)} />);
+    await act(async () => undefined);
+    expect(code.firstChild).toBe(first);
+    expect(first.textContent).toBe(before);
+    expect(code.textContent).toBe(lines(400).slice("```txt\n".length) + "\n");
+  });
 
   it("is not taken where the parser might read the fence otherwise", () => {
     for (const block of [

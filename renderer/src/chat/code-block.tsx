@@ -40,7 +40,30 @@ export function OpenCodeBlock({ language, content }: { language: string | null; 
   const code = content.endsWith("\n") ? content.slice(0, -1) : content;
   return (
     <CodeBlock language={language} code={code}>
-      <code className={language ? `language-${language}` : undefined}>{code ? `${code}\n` : ""}</code>
+      <code className={language ? `language-${language}` : undefined}>
+        {linePieces(code ? `${code}\n` : "")}
+      </code>
     </CodeBlock>
   );
+}
+
+/** Lines per text node of a streaming code block. */
+const linesPerPiece = 64;
+
+/**
+ * The text in pieces of whole lines: the text nodes of finished pieces stay untouched while the
+ * last one grows, so a long code block's frame lays out its last lines, not all of them.
+ */
+function linePieces(text: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  let lines = 0;
+  for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", end + 1)) {
+    if (++lines < linesPerPiece) continue;
+    pieces.push(text.slice(start, end + 1));
+    start = end + 1;
+    lines = 0;
+  }
+  if (start < text.length) pieces.push(text.slice(start));
+  return pieces;
 }
