@@ -1,9 +1,9 @@
 // stream_render (docs/contract.md §12): tokens per second the renderer shows while a fast stream comes in
-// (a loopback OpenAI-format server sends 20,000 tokens at 5,000 tokens/s through the real web
+// (a loopback OpenAI-format server sends 40,000 tokens at 20,000 tokens/s through the real web
 // host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -200,13 +200,19 @@ export async function run() {
     await box.waitFor({ state: "visible" });
     await page.waitForFunction(() => !document.querySelector('textarea[aria-label="Message"]')?.disabled);
     await box.fill("Stream a long answer");
-    await browser.startTracing(page, { categories: ["devtools.timeline", "toplevel"] });
+    // BENCH_TRACE=<file>: keep the trace, to see what the long tasks did.
+    const profiling = process.env.BENCH_TRACE;
+    const categories = ["devtools.timeline", "toplevel"];
+    // BENCH_TRACE_JS=1 adds JS samples (they cost time of their own, so not by default).
+    if (profiling && process.env.BENCH_TRACE_JS) categories.push("disabled-by-default-v8.cpu_profiler");
+    await browser.startTracing(page, { categories });
     const traceStart = await page.evaluate(() => performance.timeOrigin + performance.now());
     await box.press("Enter");
     await page.locator('article[data-role="assistant"][data-status="complete"]').waitFor({ timeout: 60_000 });
     await page.waitForTimeout(200);
     const traceEnd = await page.evaluate(() => performance.timeOrigin + performance.now());
     const trace = await browser.stopTracing();
+    if (profiling) writeFileSync(profiling, trace);
     const { samples, gaps, changes, lastTokenAt } = await page.evaluate(() => window.__bench);
     const lastToken = `w${totalTokens - 1}`;
     const reply = page.locator('article[data-role="assistant"]');

@@ -3,7 +3,7 @@
  * Esc stops a streaming reply (when nothing else, like the command list, takes the key first).
  */
 import { Cpu, MessageSquare } from "lucide-react";
-import { useEffect } from "react";
+import { useDeferredValue, useEffect } from "react";
 import { useSessions, useTranscript } from "../stores/chat-context.js";
 import { selectCurrentMainModel } from "../stores/main-model-store.js";
 import { selectProviderList } from "../stores/providers-store.js";
@@ -29,6 +29,9 @@ export function ChatScreen() {
   const goToSettings = useNavigation((s) => s.goToSettings);
   const title = useSessions(selectSelectedTitle);
   const sessionId = useSessions((s) => s.selectedId);
+  // A chat's header tools (menus, popovers) mount in a render of their own, not in the task of the
+  // send that created the chat (the person's message shows first).
+  const toolsFor = useDeferredValue(sessionId);
   const running = useTranscript(selectIsRunning);
   const stop = useTranscript((s) => s.stop);
   const actionError = useTranscript((s) => s.actionError);
@@ -81,8 +84,8 @@ export function ChatScreen() {
       <header className="chat-header">
         <h1 className="chat-title">{sessionId ? (title ?? "Chat") : "New chat"}</h1>
         <div className="chat-header-tools">
-          {hasModel && sessionId ? <SystemPromptButton /> : null}
-          {hasModel && sessionId ? (
+          {hasModel && toolsFor ? <SystemPromptButton /> : null}
+          {hasModel && toolsFor ? (
             <ChatModelPicker fallback={current} />
           ) : hasModel ? (
             <span className="model-pill" title="The main model">
@@ -92,8 +95,8 @@ export function ChatScreen() {
               </span>
             </span>
           ) : null}
-          {sessionId ? <ExportMenu /> : null}
-          {sessionId ? <UsagePopover /> : null}
+          {toolsFor ? <ExportMenu /> : null}
+          {toolsFor ? <UsagePopover /> : null}
         </div>
       </header>
       {actionError ? (

@@ -42,8 +42,11 @@ export function useFollowOutput(): FollowOutput {
     const element = scrollerNow.current;
     if (!element) return;
     programmatic.current = true;
-    element.scrollTo({ top: element.scrollHeight, behavior: smooth ? "smooth" : "instant" });
-    lastSetTop.current = smooth ? null : element.scrollTop;
+    // Where the view will be, read before scrolling: reading it after would make the browser lay
+    // the page out again there and then, inside the frame's task.
+    const end = Math.max(0, element.scrollHeight - element.clientHeight);
+    element.scrollTo({ top: end, behavior: smooth ? "smooth" : "instant" });
+    lastSetTop.current = smooth ? null : end;
     if (!smooth) programmatic.current = false;
   }, []);
 

@@ -3,6 +3,7 @@
  * own chunk. The first paint shows no reply, so it need not wait for it: it is preloaded once the
  * shell is up, and a reply shown before it arrives is plain text for that moment.
  */
+import type { StreamedText } from "../stores/streamed-text.js";
 import { deferredComponent } from "../ui/deferred-component.js";
 
 const DeferredMarkdown = deferredComponent(() => import("./markdown.js").then((module) => module.Markdown));
@@ -16,11 +17,20 @@ export function preloadMarkdown(): Promise<unknown> {
   );
 }
 
-export function LazyMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
+export function LazyMarkdown({
+  text,
+  streaming,
+  streamed,
+}: {
+  text: string;
+  streaming: boolean;
+  streamed?: StreamedText | undefined;
+}) {
   return (
     <DeferredMarkdown
       text={text}
       streaming={streaming}
+      streamed={streamed}
       fallback={
         <div className="markdown markdown-loading">
           <p>{text}</p>

@@ -3,104 +3,46 @@
  * math (KaTeX) and Mermaid diagrams, both loaded only when a reply needs them. Rendered
  * block by block (see markdown-blocks.ts) so streaming text re-parses only its growing tail.
  *
- * Streaming keeps every frame short: a frame parses new blocks for a few milliseconds at most and
- * shows the blocks parsed so far, the rest following in the next frames (a fast stream is shown
- * a little behind, never in one long task); parsed blocks are cached by their text; and the block
- * still being written is shown without syntax highlighting until it is closed.
+ * Streaming keeps every task short: the reply's Markdown renders after the frame that brought the
+ * text (a deferred value, so the store's update costs the frame only the message row); a render
+ * parses new blocks for a few milliseconds at most and shows the blocks parsed so far, the rest
+ * following in the next frames (a fast stream is shown a little behind, never in one long task);
+ * parsed blocks are cached by their text; the block still being written is shown without syntax
+ * highlighting until it is closed, and a code block still open is shown as plain code, not parsed.
  */
-import { memo, useEffect, useMemo, useReducer, useState, type ReactElement, type ReactNode } from "react";
-import renderMarkdown, { type Components } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
-import remarkGfm from "remark-gfm";
-import type { PluggableList } from "unified";
-import { CopyButton } from "./copy-button.js";
+import { memo, startTransition, useDeferredValue, useEffect, useMemo, useReducer, useState } from "react";
+import { OpenCodeBlock } from "./code-block.js";
 import { GrowingBlockSplitter } from "./markdown-blocks.js";
-import { currentMathPlugins, useMathPlugins, type MathPlugins } from "./math-plugins.js";
-import { MermaidDiagram } from "./mermaid-diagram.js";
+import { isBlockParsed, parseBlock } from "./markdown-parse.js";
+import { currentMathPlugins, useMathPlugins } from "./math-plugins.js";
+import { openFenceOf } from "./open-fence.js";
+import type { StreamedText } from "../stores/streamed-text.js";
 
-const remarkPlugins = [remarkGfm];
-// react-markdown attaches plugins on every render, and rehype-highlight's attacher registers all
-// its languages each time (most of a streaming frame's cost). Attach it once and reuse the transformer.
-const highlightTransformer = rehypeHighlight({ detect: false });
-const rehypePlugins = [() => highlightTransformer];
-
-/** Plain text of a rendered node tree (for the code block's copy button). */
-function textOf(node: ReactNode): string {
-  if (typeof node === "string" || typeof node === "number") return String(node);
-  if (Array.isArray(node)) return node.map(textOf).join("");
-  if (node && typeof node === "object" && "props" in node) {
-    return textOf((node as { props: { children?: ReactNode } }).props.children);
-  }
-  return "";
-}
-
-const components: Components = {
-  pre({ children }) {
-    const code = textOf(children).replace(/\n$/, "");
-    const language = /language-([\w+-]+)/.exec(
-      (children as { props?: { className?: string } } | undefined)?.props?.className ?? "",
-    )?.[1];
-    if (language === "mermaid") return <MermaidDiagram source={code} />;
-    return (
-      <div className="code-block">
-        <div className="code-block-bar">
-          <span className="code-block-language">{language ?? "code"}</span>
-          <CopyButton text={code} label="Copy code" />
-        </div>
-        <pre>{children}</pre>
-      </div>
-    );
-  },
-  a({ children, href }) {
-    return (
-      <a href={href} target="_blank" rel="noreferrer noopener">
-        {children}
-      </a>
-    );
-  },
-};
-
-/** Parsed blocks by variant and text: a block is parsed once, however often it is rendered. */
-const parsedBlocks = new Map<string, ReactElement>();
-/** Enough for several long replies on screen; the oldest entries go first. */
-const parsedBlocksLimit = 4000;
-
-/** Whether a block may hold a code block (fenced, or indented by four spaces or a tab). */
-const mayHoldCodeBlock = (text: string): boolean => /^ {0,3}(`{3,}|~{3,})|^( {4}|\t)/m.test(text);
-
-function blockKey(text: string, math: MathPlugins | null, wantHighlight: boolean): string {
-  // Highlighting touches only code blocks: without one, both variants are the same parse.
-  const highlight = wantHighlight && mayHoldCodeBlock(text);
-  return `${math ? "m" : "-"}${highlight ? "h" : "-"}${text}`;
-}
-
-function parseBlock(text: string, math: MathPlugins | null, wantHighlight: boolean): ReactElement {
-  const key = blockKey(text, math, wantHighlight);
-  const highlight = key[1] === "h";
-  const cached = parsedBlocks.get(key);
-  if (cached) return cached;
-  const remark: PluggableList = math ? [...remarkPlugins, ...math.remark] : remarkPlugins;
-  // KaTeX runs before highlighting, which only touches code.
-  const rehype: PluggableList = [...(math ? math.rehype : []), ...(highlight ? rehypePlugins : [])];
-  // react-markdown's component is a pure function of its props (no hooks): called directly, its
-  // result can be kept.
-  const element = renderMarkdown({
-    children: text,
-    remarkPlugins: remark,
-    rehypePlugins: rehype,
-    components,
-  });
-  if (parsedBlocks.size >= parsedBlocksLimit) {
-    parsedBlocks.delete(parsedBlocks.keys().next().value as string);
-  }
-  parsedBlocks.set(key, element);
-  return element;
-}
+export { warmUpMarkdown } from "./markdown-parse.js";
 
 const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
   const math = useMathPlugins(text);
   return <div className="markdown-block">{parseBlock(text, math, highlight)}</div>;
 });
+
+/** The block still being written: parsed unhighlighted, or, ending in an open code fence, partly plain. */
+export const OpenBlock = memo(function OpenBlock({ text }: { text: string }) {
+  const fence = useMemo(() => openFenceOf(text), [text]);
+  const parsed = fence ? fence.prefix : text;
+  const math = useMathPlugins(parsed);
+  if (!fence) return <div className="markdown-block">{parseBlock(text, math, false)}</div>;
+  return (
+    <div className="markdown-block">
+      {fence.prefix ? parseBlock(fence.prefix, math, false) : null}
+      {fence.prefix ? "\n" : null}
+      <OpenCodeBlock language={fence.language} content={fence.content} />
+    </div>
+  );
+});
+
+/** What of a block must be parsed before it can be shown (its part before an open fence, if open). */
+const parsedPartOf = (block: string, open: boolean): string =>
+  open ? (openFenceOf(block)?.prefix ?? block) : block;
 
 /** Blocks per group: a long reply is a few dozen boxes for layout to track, not hundreds. */
 const groupSize = 16;
@@ -120,47 +62,50 @@ const sameGroup = (a: BlockGroupProps, b: BlockGroupProps): boolean =>
 const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
   return (
     <div className="markdown-group">
-      {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} highlight={index !== open} />
-      ))}
+      {blocks.map((block, index) =>
+        index === open ? (
+          <OpenBlock key={index} text={block} />
+        ) : (
+          <MarkdownBlock key={index} text={block} highlight />
+        ),
+      )}
     </div>
   );
 }, sameGroup);
 
-/**
- * Parses a sample of every kind of block once, so the first reply's first frame does not pay for
- * the parser's first run (its tables and the compiler's first pass). Run while the page is idle.
- */
-export function warmUpMarkdown(): void {
-  renderMarkdown({
-    children:
-      "# Title\n\nSome *text*, `code` and a [link](https://example.com).\n\n- item\n\n| a |\n| - |\n| b |\n\n```js\nconst a = 1;\n```",
-    remarkPlugins,
-    rehypePlugins,
-    components,
-  });
-}
-
 /** How long one render may spend parsing new blocks of a streaming reply. */
-const parseBudgetMs = 3;
+const parseBudgetMs = 4;
 
-export const Markdown = memo(function Markdown({
-  text,
-  streaming = false,
-}: {
+interface MarkdownProps {
   text: string;
   /** The text is still being written: its last block is open. */
   streaming?: boolean;
-}) {
+  /** While it streams, the same text as the pieces it came in (read instead of the whole text). */
+  streamed?: StreamedText | undefined;
+}
+
+/** What a streaming reply shows before its first deferred render. */
+const nothingYet: MarkdownProps = { text: "", streaming: true };
+
+export const Markdown = memo(function Markdown({ text, streaming = false, streamed }: MarkdownProps) {
+  // Rendered after the urgent work of the frame that brought the text, in tasks of their own. The
+  // props change together; a finished reply shows at once, a streaming one from its next task.
+  const shown = useDeferredValue(
+    useMemo(() => ({ text, streaming, streamed }), [text, streaming, streamed]),
+    streaming ? nothingYet : undefined,
+  );
+  return <MarkdownBlocks {...shown} />;
+});
+
+const MarkdownBlocks = memo(function MarkdownBlocks({ text, streaming = false, streamed }: MarkdownProps) {
   // One splitter per rendered reply: while it streams, each frame scans only the new text.
   const [splitter] = useState(() => new GrowingBlockSplitter());
   const blocks = useMemo(() => {
-    const split = splitter.split(text);
+    const split = streamed ? splitter.splitStreamed(text, streamed) : splitter.split(text);
     // Footnote references and their definitions must be parsed together to link up.
     return split.hasFootnotes ? [text] : split.blocks;
-  }, [splitter, text]);
-  const last = blocks.length - 1;
-  const highlightOf = (index: number) => !streaming || index < last;
+  }, [splitter, text, streamed]);
+  const open = streaming ? blocks.length - 1 : -1;
 
   // While it streams, and until it has caught up, a render parses for at most the budget and shows
   // the blocks parsed so far; the next frame goes on.
@@ -168,9 +113,10 @@ export const Markdown = memo(function Markdown({
   const [, renderAgain] = useReducer((count: number) => count + 1, 0);
   let shown = blocks.length;
   if (streaming || lagging) {
+    const partOf = (index: number) => parsedPartOf(blocks[index] as string, index === open);
     const isParsed = (index: number) => {
-      const block = blocks[index] as string;
-      return parsedBlocks.has(blockKey(block, currentMathPlugins(block), highlightOf(index)));
+      const part = partOf(index);
+      return !part || isBlockParsed(part, currentMathPlugins(part), index !== open);
     };
     // Blocks are parsed in order: the ones still to parse are the tail.
     let first = blocks.length;
@@ -181,19 +127,21 @@ export const Markdown = memo(function Markdown({
         shown = index;
         break;
       }
-      const block = blocks[index] as string;
-      parseBlock(block, currentMathPlugins(block), highlightOf(index));
+      const part = partOf(index);
+      if (part) parseBlock(part, currentMathPlugins(part), index !== open);
     }
   }
   const behind = shown < blocks.length;
-  useEffect(() => setLagging(behind), [behind]);
+  // As transitions: an update made in an animation frame or an effect would otherwise be rendered
+  // together with the frame's urgent update (the store's), in one task.
+  useEffect(() => startTransition(() => setLagging(behind)), [behind]);
   useEffect(() => {
     if (!behind) return;
-    const frame = requestAnimationFrame(renderAgain);
+    // Once a frame: a render's fixed cost is paid per frame, not per slice of parsing.
+    const frame = requestAnimationFrame(() => startTransition(renderAgain));
     return () => cancelAnimationFrame(frame);
   });
 
-  const open = streaming ? last : -1;
   const groups: number[] = [];
   for (let start = 0; start < shown; start += groupSize) groups.push(start);
   return (

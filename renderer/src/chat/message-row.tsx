@@ -5,6 +5,7 @@
 import { Bot, CircleExclamationPoint, Info, Puzzle, RotateCcw } from "lucide-react";
 import { memo } from "react";
 import type { ChatMessage } from "../stores/chat-model.js";
+import type { TranscriptMessage } from "../stores/transcript-store.js";
 import { CompactionMarker, isCompactionMarker } from "./compaction-marker.js";
 import { useNavigation } from "../stores/stores-context.js";
 import { CopyButton } from "./copy-button.js";
@@ -14,7 +15,7 @@ import { ReplyMarks } from "./message-marks.js";
 import { ToolCall, type ToolCallView } from "./tool-call.js";
 
 export interface MessageRowProps {
-  message: ChatMessage;
+  message: TranscriptMessage;
   /** Shows Regenerate (the last reply, when no turn runs). */
   canRegenerate: boolean;
   onRegenerate(): void;
@@ -71,7 +72,7 @@ export const MessageRow = memo(function MessageRow({
           </header>
         ) : null}
         {message.content ? (
-          <LazyMarkdown text={message.content} streaming={streaming} />
+          <LazyMarkdown text={message.content} streaming={streaming} streamed={message.streamed} />
         ) : streaming && toolCalls.length === 0 ? (
           <p className="typing" aria-label="Writing a reply">
             <span />

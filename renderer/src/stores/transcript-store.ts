@@ -9,11 +9,19 @@ import { describeError } from "../api/rpc-error.js";
 import type { ChatEvent, ChatMessage, UsageRow } from "./chat-model.js";
 import { DeltaBatcher, type FrameScheduler } from "./frame-batcher.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
+import { appendStreamed, type StreamedText } from "./streamed-text.js";
+
+/**
+ * A message as the transcript holds it: a reply being streamed also carries its text as the pieces
+ * that came (the same text as `content`), so its view reads only what is new. The host's message
+ * replaces it when the reply ends, without them.
+ */
+export type TranscriptMessage = ChatMessage & { readonly streamed?: StreamedText };
 
 export interface TranscriptSlice {
   /** null: a new chat that has no session yet (created on the first send). */
   sessionId: string | null;
-  messages: Loadable<readonly ChatMessage[]>;
+  messages: Loadable<readonly TranscriptMessage[]>;
   runningTurnId: string | null;
   /** A turn that failed before any reply message carried the error (e.g. no route). */
   turnError: string | null;
@@ -71,29 +79,31 @@ export interface TranscriptStoreOptions {
 }
 
 /** Inserts or replaces `message`, keeping the list ordered by `seq` (a queued message moves). */
-export function upsertMessage(list: readonly ChatMessage[], message: ChatMessage): ChatMessage[] {
+export function upsertMessage(list: readonly TranscriptMessage[], message: ChatMessage): TranscriptMessage[] {
   const rest = list.filter((m) => m.id !== message.id);
   let index = rest.length;
-  while (index > 0 && (rest[index - 1] as ChatMessage).seq > message.seq) index--;
+  while (index > 0 && (rest[index - 1] as TranscriptMessage).seq > message.seq) index--;
   rest.splice(index, 0, message);
   return rest;
 }
 
 /** Appends streamed text to the turn's reply being written; a delta with no such reply waits for the final message. */
 export function applyDeltas(
-  list: readonly ChatMessage[],
+  list: readonly TranscriptMessage[],
   deltas: ReadonlyMap<string, string>,
-): readonly ChatMessage[] {
-  let next: ChatMessage[] | null = null;
+): readonly TranscriptMessage[] {
+  let next: TranscriptMessage[] | null = null;
   for (const [turnId, text] of deltas) {
-    const source: readonly ChatMessage[] = next ?? list;
+    const source: readonly TranscriptMessage[] = next ?? list;
     const index = source.findLastIndex(
       (m) => m.role === "assistant" && m.turnId === turnId && m.status === "streaming",
     );
     if (index < 0) continue;
     next ??= [...list];
-    const target = next[index] as ChatMessage;
-    next[index] = { ...target, content: target.content + text };
+    const target = next[index] as TranscriptMessage;
+    // Text the message already had (from the host) is the first piece.
+    const streamed = target.streamed ?? (target.content ? appendStreamed(null, target.content) : null);
+    next[index] = { ...target, content: target.content + text, streamed: appendStreamed(streamed, text) };
   }
   return next ?? list;
 }
@@ -113,7 +123,9 @@ const createTranscriptSlice =
     // computed before a message was added must not lose it).
     let heldEvents: ChatEvent[] = [];
 
-    const updateMessages = (change: (list: readonly ChatMessage[]) => readonly ChatMessage[]): void => {
+    const updateMessages = (
+      change: (list: readonly TranscriptMessage[]) => readonly TranscriptMessage[],
+    ): void => {
       const current = get().messages;
       if (current.kind === "ready") set({ messages: { ...current, data: change(current.data) } });
     };
@@ -357,9 +369,9 @@ export function createTranscriptStore(
   }));
 }
 
-const noMessages: readonly ChatMessage[] = [];
+const noMessages: readonly TranscriptMessage[] = [];
 
-export const selectMessages = (state: TranscriptState): readonly ChatMessage[] =>
+export const selectMessages = (state: TranscriptState): readonly TranscriptMessage[] =>
   state.messages.kind === "ready" ? state.messages.data : noMessages;
 
 export const selectIsRunning = (state: TranscriptState): boolean => state.runningTurnId !== null;

@@ -1,0 +1,102 @@
+/**
+ * One Markdown block to React elements (react-markdown: GFM, highlight.js, math when loaded), and
+ * the cache that makes each block's parse happen once however often it is rendered.
+ */
+import type { ReactElement, ReactNode } from "react";
+import renderMarkdown, { type Components } from "react-markdown";
+import rehypeHighlight from "rehype-highlight";
+import remarkGfm from "remark-gfm";
+import type { PluggableList } from "unified";
+import { CodeBlock } from "./code-block.js";
+import type { MathPlugins } from "./math-plugins.js";
+
+const remarkPlugins = [remarkGfm];
+// react-markdown attaches plugins on every render, and rehype-highlight's attacher registers all
+// its languages each time (most of a streaming frame's cost). Attach it once and reuse the transformer.
+const highlightTransformer = rehypeHighlight({ detect: false });
+const rehypePlugins = [() => highlightTransformer];
+
+/** Plain text of a rendered node tree (for the code block's copy button). */
+function textOf(node: ReactNode): string {
+  if (typeof node === "string" || typeof node === "number") return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join("");
+  if (node && typeof node === "object" && "props" in node) {
+    return textOf((node as { props: { children?: ReactNode } }).props.children);
+  }
+  return "";
+}
+
+const components: Components = {
+  pre({ children }) {
+    const language = /language-([\w+-]+)/.exec(
+      (children as { props?: { className?: string } } | undefined)?.props?.className ?? "",
+    )?.[1];
+    return (
+      <CodeBlock language={language ?? null} code={textOf(children).replace(/\n$/, "")}>
+        {children}
+      </CodeBlock>
+    );
+  },
+  a({ children, href }) {
+    return (
+      <a href={href} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+    );
+  },
+};
+
+/** Parsed blocks by variant and text: a block is parsed once, however often it is rendered. */
+const parsedBlocks = new Map<string, ReactElement>();
+/** Enough for several long replies on screen; the oldest entries go first. */
+const parsedBlocksLimit = 4000;
+
+/** Whether a block may hold a code block (fenced, or indented by four spaces or a tab). */
+const mayHoldCodeBlock = (text: string): boolean => /^ {0,3}(`{3,}|~{3,})|^( {4}|\t)/m.test(text);
+
+function blockKey(text: string, math: MathPlugins | null, wantHighlight: boolean): string {
+  // Highlighting touches only code blocks: without one, both variants are the same parse.
+  const highlight = wantHighlight && mayHoldCodeBlock(text);
+  return `${math ? "m" : "-"}${highlight ? "h" : "-"}${text}`;
+}
+
+export function isBlockParsed(text: string, math: MathPlugins | null, highlight: boolean): boolean {
+  return parsedBlocks.has(blockKey(text, math, highlight));
+}
+
+export function parseBlock(text: string, math: MathPlugins | null, wantHighlight: boolean): ReactElement {
+  const key = blockKey(text, math, wantHighlight);
+  const highlight = key[1] === "h";
+  const cached = parsedBlocks.get(key);
+  if (cached) return cached;
+  const remark: PluggableList = math ? [...remarkPlugins, ...math.remark] : remarkPlugins;
+  // KaTeX runs before highlighting, which only touches code.
+  const rehype: PluggableList = [...(math ? math.rehype : []), ...(highlight ? rehypePlugins : [])];
+  // react-markdown's component is a pure function of its props (no hooks): called directly, its
+  // result can be kept.
+  const element = renderMarkdown({
+    children: text,
+    remarkPlugins: remark,
+    rehypePlugins: rehype,
+    components,
+  });
+  if (parsedBlocks.size >= parsedBlocksLimit) {
+    parsedBlocks.delete(parsedBlocks.keys().next().value as string);
+  }
+  parsedBlocks.set(key, element);
+  return element;
+}
+
+/**
+ * Parses a sample of every kind of block once, so the first reply's first frame does not pay for
+ * the parser's first run (its tables and the compiler's first pass). Run while the page is idle.
+ */
+export function warmUpMarkdown(): void {
+  renderMarkdown({
+    children:
+      "# Title\n\nSome *text*, `code` and a [link](https://example.com).\n\n- item\n\n| a |\n| - |\n| b |\n\n```js\nconst a = 1;\n```",
+    remarkPlugins,
+    rehypePlugins,
+    components,
+  });
+}
