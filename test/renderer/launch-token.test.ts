@@ -35,6 +35,16 @@ describe("takeLaunchToken", () => {
     expect(reloaded.urls).toEqual([]);
   });
 
+  it("takes the token out of the URL at once but writes storage when the scheduler says", () => {
+    const tab = place("http://127.0.0.1:4000/?token=T0K3N");
+    let pending: (() => void) | null = null;
+    expect(takeLaunchToken(tab, (write) => void (pending = write))).toBe("T0K3N");
+    expect(tab.urls).toEqual(["/"]);
+    expect(tab.stored).toEqual({});
+    (pending as (() => void) | null)?.();
+    expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
+  });
+
   it("answers null in a tab that never had the token", () => {
     expect(takeLaunchToken(place("http://127.0.0.1:4000/"))).toBeNull();
   });

@@ -24,13 +24,29 @@ export const launchTokenMissing = (): boolean => tokenMissing;
 const afterNextPaint = (win: Window): Promise<void> =>
   new Promise((resolve) => win.requestAnimationFrame(() => win.setTimeout(resolve, 0)));
 
+/** Runs `write` once, after `painted` or as the page goes away (a reload), whichever is first. */
+const writeAfterPaint =
+  (win: Window, painted: Promise<void>) =>
+  (write: () => void): void => {
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      win.removeEventListener("pagehide", once);
+      write();
+    };
+    win.addEventListener("pagehide", once);
+    void painted.then(once);
+  };
+
 export function createHermesClient(win: Window = window): HermesClient {
   if (win.hermes) return createIpcClient(win.hermes);
-  const token = takeLaunchToken(win);
+  const painted = afterNextPaint(win);
+  const token = takeLaunchToken(win, writeAfterPaint(win, painted));
   tokenMissing = token === null;
   return createWebSocketClient({
     url: sameOriginRpcUrl(win.location),
     protocols: token ? [RPC_SUBPROTOCOL, tokenSubprotocol(token)] : [RPC_SUBPROTOCOL],
-    connectAfter: afterNextPaint(win),
+    connectAfter: painted,
   });
 }
