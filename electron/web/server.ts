@@ -33,7 +33,7 @@ import {
   type AccessRules,
 } from "./auth.js";
 import { handleRest } from "./rest.js";
-import { securityHeaders, serveStatic } from "./static-files.js";
+import { readShellAhead, securityHeaders, serveStatic } from "./static-files.js";
 
 export interface WebServerOptions {
   router: Router;
@@ -218,6 +218,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
   });
   port = (server.address() as AddressInfo).port;
+  // While the browser starts, the page's first files are read into memory.
+  void readShellAhead(options.staticDir);
 
   return {
     port,
