@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { takeLaunchToken, type LaunchTokenPlace } from "../../renderer/src/api/launch-token.js";
+import { takeLaunchToken, writeAfter, type LaunchTokenPlace } from "../../renderer/src/api/launch-token.js";
 
 function place(href: string, stored: Record<string, string> = {}) {
   const urls: string[] = [];
@@ -47,5 +47,41 @@ describe("takeLaunchToken", () => {
 
   it("answers null in a tab that never had the token", () => {
     expect(takeLaunchToken(place("http://127.0.0.1:4000/"))).toBeNull();
+  });
+
+  it("writes storage once the page has painted", async () => {
+    const tab = place("http://127.0.0.1:4000/?token=T0K3N");
+    let painted: () => void = () => undefined;
+    const paint = new Promise<void>((resolve) => (painted = resolve));
+    takeLaunchToken(tab, writeAfter(paint, new EventTarget()));
+    await Promise.resolve();
+    expect(tab.stored).toEqual({});
+    painted();
+    await paint;
+    await Promise.resolve();
+    expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
+  });
+
+  it("writes storage as the page goes away if that comes first (a quick reload), and only once", async () => {
+    const tab = place("http://127.0.0.1:4000/?token=T0K3N");
+    const page = new EventTarget();
+    let painted: () => void = () => undefined;
+    const paint = new Promise<void>((resolve) => (painted = resolve));
+    const writes: string[] = [];
+    takeLaunchToken(tab, (write) =>
+      writeAfter(
+        paint,
+        page,
+      )(() => {
+        write();
+        writes.push("write");
+      }),
+    );
+    page.dispatchEvent(new Event("pagehide"));
+    expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
+    painted();
+    await paint;
+    await Promise.resolve();
+    expect(writes).toEqual(["write"]);
   });
 });

@@ -2,7 +2,7 @@
 import { RPC_SUBPROTOCOL, tokenSubprotocol } from "../../../electron/host/rpc/web-token.js";
 import type { HermesClient } from "./client.js";
 import { createIpcClient, type HermesBridge } from "./ipc-transport.js";
-import { takeLaunchToken } from "./launch-token.js";
+import { takeLaunchToken, writeAfter } from "./launch-token.js";
 import { createWebSocketClient, sameOriginRpcUrl } from "./ws-transport.js";
 
 declare global {
@@ -24,25 +24,10 @@ export const launchTokenMissing = (): boolean => tokenMissing;
 const afterNextPaint = (win: Window): Promise<void> =>
   new Promise((resolve) => win.requestAnimationFrame(() => win.setTimeout(resolve, 0)));
 
-/** Runs `write` once, after `painted` or as the page goes away (a reload), whichever is first. */
-const writeAfterPaint =
-  (win: Window, painted: Promise<void>) =>
-  (write: () => void): void => {
-    let done = false;
-    const once = () => {
-      if (done) return;
-      done = true;
-      win.removeEventListener("pagehide", once);
-      write();
-    };
-    win.addEventListener("pagehide", once);
-    void painted.then(once);
-  };
-
 export function createHermesClient(win: Window = window): HermesClient {
   if (win.hermes) return createIpcClient(win.hermes);
   const painted = afterNextPaint(win);
-  const token = takeLaunchToken(win, writeAfterPaint(win, painted));
+  const token = takeLaunchToken(win, writeAfter(painted, win));
   tokenMissing = token === null;
   return createWebSocketClient({
     url: sameOriginRpcUrl(win.location),

@@ -19,6 +19,24 @@ export interface LaunchTokenPlace {
  */
 export type StorageWriteScheduler = (write: () => void) => void;
 
+/** A scheduler that writes once `settled` settles, or as the page goes away (a reload) if sooner. */
+export function writeAfter(
+  settled: Promise<unknown>,
+  page: Pick<EventTarget, "addEventListener" | "removeEventListener">,
+): StorageWriteScheduler {
+  return (write) => {
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      page.removeEventListener("pagehide", once);
+      write();
+    };
+    page.addEventListener("pagehide", once);
+    void settled.then(once);
+  };
+}
+
 /** The token from the address bar (then removed from it) or from an earlier load of this tab. */
 export function takeLaunchToken(
   place: LaunchTokenPlace,
