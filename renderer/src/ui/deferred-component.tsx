@@ -19,10 +19,10 @@ export function deferredComponent<P extends object>(
   const Lazy = lazy(() => preload().then((component) => ({ default: component })));
   const Deferred = ({ fallback = null, ...props }: P & { fallback?: ReactNode }): ReactNode => {
     const own = props as P;
-    if (loaded) {
-      const Loaded = loaded;
-      return <Loaded {...own} />;
-    }
+    // Chosen once per mount: switching from the Suspense path to the direct one when the chunk
+    // arrives would remount what is below (an open dialog would lose where focus goes back to).
+    const [Loaded] = useState(() => loaded);
+    if (Loaded) return <Loaded {...own} />;
     return (
       <Suspense fallback={fallback}>
         <Lazy {...own} />
