@@ -20,8 +20,9 @@ import type { EventListener } from "./host/events.js";
 import { PageSessions } from "./host/plugins/pages/page-sessions.js";
 import { requireStrongToken, WeakWebTokenError } from "./web/auth.js";
 import { startWebServer } from "./web/server.js";
+import { startGrace, type StartGrace } from "./web/start-grace.js";
 
-/** How long the host waits for a first connection before starting on its own. */
+/** How long the host waits for a connection (or the page's next file) before starting on its own. */
 const hostGraceMs = 1500;
 
 async function startHost(home: string, pageSessions: PageSessions): Promise<Host> {
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   });
   const bootHost = (): Promise<Host> => {
     if (!hostStarting) {
+      grace?.cancel();
       hostStarting = startHost(home, pageSessions).then((started) => (host = started));
       hostStarting.then(reportStarted, reportFailed);
     }
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
     const starting = hostStarting as Promise<Host> | null;
     await starting?.then((up) => up.close()).catch(() => undefined);
   };
+  let grace: StartGrace | null = null;
   // Until the host is up, calls wait for it and event subscriptions are attached once it is.
   const whenUp = (): Promise<Host> => bootHost().catch(() => new Promise<never>(() => undefined));
   const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "renderer");
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
       staticDir,
       pluginPages: (id) => host?.plugins.pageSite(id) ?? null,
       pageSessions,
+      onPageFile: () => grace?.postpone(),
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -117,8 +121,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`Hermes Desktop web UI: ${server.url}`);
-  // Nobody connected: the host starts anyway (idle tasks, interrupted replies) once the grace is over.
-  setTimeout(() => void bootHost().catch(() => undefined), hostGraceMs).unref();
+  // Nobody connected: the host starts anyway (idle tasks, interrupted replies) once the grace is
+  // over; while the page is loading its files, the grace starts over (its connection comes next).
+  grace = startGrace(() => void bootHost().catch(() => undefined), hostGraceMs);
   const stop = async () => {
     await server.close();
     await closeHost();

@@ -33,7 +33,7 @@ import {
   type AccessRules,
 } from "./auth.js";
 import { handleRest } from "./rest.js";
-import { securityHeaders, serveStatic } from "./static-files.js";
+import { readShellAhead, securityHeaders, serveStatic } from "./static-files.js";
 
 export interface WebServerOptions {
   router: Router;
@@ -50,6 +50,8 @@ export interface WebServerOptions {
   pageSessions?: PageSessions;
   /** Where a line about a dropped connection goes; default stderr. */
   log?: (line: string) => void;
+  /** Told each time a file of the page (the shell or an asset) is about to be served. */
+  onPageFile?: () => void;
 }
 
 export interface WebServer {
@@ -114,6 +116,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     // The shell needs no token, but a wrong one in the URL is worth saying so at once.
     const queryToken = url.searchParams.get("token");
     if (queryToken !== null && !checkToken(queryToken, rules).ok) return refuse(res, 401, unauthorized);
+    options.onPageFile?.();
     return serveStatic(options.staticDir, url.pathname, res, port);
   }
 
@@ -215,6 +218,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
   });
   port = (server.address() as AddressInfo).port;
+  // While the browser starts, the page's first files are read into memory.
+  void readShellAhead(options.staticDir);
 
   return {
     port,

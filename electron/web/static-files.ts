@@ -1,6 +1,6 @@
 /** Serves the built renderer with the headers a desktop-grade page needs (CSP, no sniffing). */
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { contentTypeFor } from "../host/mime-types.js";
@@ -45,6 +45,32 @@ function resolveInside(root: string, urlPath: string): string | null {
     : null;
 }
 
+/** The page's first files in memory, each with the size and mtime it was read at. */
+const readAhead = new Map<string, { body: Buffer; size: number; mtimeMs: number }>();
+
+/**
+ * Reads the shell (index.html) and the files it loads first into memory, so the page's first load
+ * waits on no disk reads; a file that changes after (a rebuild) is served from disk again.
+ */
+export async function readShellAhead(root: string): Promise<void> {
+  const remember = async (file: string) => {
+    // stat first: a change after it gives the file a newer mtime than the one remembered.
+    const info = await stat(file);
+    const body = await readFile(file);
+    if (info.size === body.length) readAhead.set(file, { body, size: info.size, mtimeMs: info.mtimeMs });
+    return body;
+  };
+  try {
+    const shell = (await remember(join(root, "index.html"))).toString("utf8");
+    const firstFiles = [...shell.matchAll(/(?:src|href)="\.\/([^"?#]+)"/g)]
+      .map((match) => resolveInside(root, `/${match[1]}`))
+      .filter((file): file is string => file !== null);
+    await Promise.all(firstFiles.map((file) => remember(file).catch(() => undefined)));
+  } catch {
+    // Not built yet, or unreadable: every request then goes to the disk and says so.
+  }
+}
+
 export async function serveStatic(
   root: string,
   urlPath: string,
@@ -78,5 +104,7 @@ export async function serveStatic(
     "Content-Length": info.size,
     "Cache-Control": cache,
   });
-  createReadStream(file!).pipe(res);
+  const ahead = readAhead.get(file!);
+  if (ahead && ahead.size === info.size && ahead.mtimeMs === info.mtimeMs) res.end(ahead.body);
+  else createReadStream(file!).pipe(res);
 }

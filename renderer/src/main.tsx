@@ -1,10 +1,12 @@
 /** Entry: one client for the transport at hand, the stores on top of it, and the app. */
 import { StrictMode } from "react";
+import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { createHermesClient } from "./api/create-client.js";
 import { connectStoresToHost, createAppStores } from "./stores/app-stores.js";
 import { StoresProvider } from "./stores/stores-context.js";
 import { preloadMarkdown } from "./chat/lazy-markdown.js";
+import { preloadChatScreen } from "./chat/chat-view.js";
 import { App, preloadScreens } from "./ui/app.js";
 import "./styles/tokens.css";
 import "./styles/base.css";
@@ -27,20 +29,38 @@ const client = createHermesClient();
 const stores = createAppStores(client);
 connectStoresToHost(client, stores);
 
-createRoot(root).render(
-  <StrictMode>
-    <StoresProvider stores={stores}>
-      <App />
-    </StoresProvider>
-  </StrictMode>,
+// The shell renders in this very task, not in a scheduler task after it: the first paint (and the
+// page's load event) already show the app, not an empty page.
+const reactRoot = createRoot(root);
+flushSync(() =>
+  reactRoot.render(
+    <StrictMode>
+      <StoresProvider stores={stores}>
+        <App />
+      </StoresProvider>
+    </StrictMode>,
+  ),
 );
 
-// What the first paint left out, fetched once the page is idle so it is there when needed.
+// What the first paint left out is fetched in idle moments: the conversation screen at once (it
+// shows as soon as the providers arrive), the rest once the first screen has its data (or 2 s on):
+// parsing those chunks earlier would only compete with the start-up the person is waiting for.
 const whenIdle = (work: () => void) =>
   typeof requestIdleCallback === "function"
     ? requestIdleCallback(work, { timeout: 2000 })
     : setTimeout(work, 200);
-whenIdle(() => {
-  void preloadMarkdown();
-  void preloadScreens();
+whenIdle(() => void preloadChatScreen());
+const preloadRest = () =>
+  whenIdle(() => {
+    void preloadMarkdown();
+    void preloadScreens();
+  });
+const firstData = new Promise<void>((resolve) => {
+  const stop = stores.providers.subscribe((state) => {
+    if (state.providers.kind === "loading") return;
+    stop();
+    resolve();
+  });
+  setTimeout(resolve, 2000);
 });
+void firstData.then(preloadRest);

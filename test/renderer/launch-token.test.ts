@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { takeLaunchToken, type LaunchTokenPlace } from "../../renderer/src/api/launch-token.js";
+import { takeLaunchToken, writeAfter, type LaunchTokenPlace } from "../../renderer/src/api/launch-token.js";
 
 function place(href: string, stored: Record<string, string> = {}) {
   const urls: string[] = [];
@@ -35,7 +35,53 @@ describe("takeLaunchToken", () => {
     expect(reloaded.urls).toEqual([]);
   });
 
+  it("takes the token out of the URL at once but writes storage when the scheduler says", () => {
+    const tab = place("http://127.0.0.1:4000/?token=T0K3N");
+    let pending: (() => void) | null = null;
+    expect(takeLaunchToken(tab, (write) => void (pending = write))).toBe("T0K3N");
+    expect(tab.urls).toEqual(["/"]);
+    expect(tab.stored).toEqual({});
+    (pending as (() => void) | null)?.();
+    expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
+  });
+
   it("answers null in a tab that never had the token", () => {
     expect(takeLaunchToken(place("http://127.0.0.1:4000/"))).toBeNull();
+  });
+
+  it("writes storage once the page has painted", async () => {
+    const tab = place("http://127.0.0.1:4000/?token=T0K3N");
+    let painted: () => void = () => undefined;
+    const paint = new Promise<void>((resolve) => (painted = resolve));
+    takeLaunchToken(tab, writeAfter(paint, new EventTarget()));
+    await Promise.resolve();
+    expect(tab.stored).toEqual({});
+    painted();
+    await paint;
+    await Promise.resolve();
+    expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
+  });
+
+  it("writes storage as the page goes away if that comes first (a quick reload), and only once", async () => {
+    const tab = place("http://127.0.0.1:4000/?token=T0K3N");
+    const page = new EventTarget();
+    let painted: () => void = () => undefined;
+    const paint = new Promise<void>((resolve) => (painted = resolve));
+    const writes: string[] = [];
+    takeLaunchToken(tab, (write) =>
+      writeAfter(
+        paint,
+        page,
+      )(() => {
+        write();
+        writes.push("write");
+      }),
+    );
+    page.dispatchEvent(new Event("pagehide"));
+    expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
+    painted();
+    await paint;
+    await Promise.resolve();
+    expect(writes).toEqual(["write"]);
   });
 });

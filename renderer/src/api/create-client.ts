@@ -2,7 +2,7 @@
 import { RPC_SUBPROTOCOL, tokenSubprotocol } from "../../../electron/host/rpc/web-token.js";
 import type { HermesClient } from "./client.js";
 import { createIpcClient, type HermesBridge } from "./ipc-transport.js";
-import { takeLaunchToken } from "./launch-token.js";
+import { takeLaunchToken, writeAfter } from "./launch-token.js";
 import { createWebSocketClient, sameOriginRpcUrl } from "./ws-transport.js";
 
 declare global {
@@ -26,11 +26,12 @@ const afterNextPaint = (win: Window): Promise<void> =>
 
 export function createHermesClient(win: Window = window): HermesClient {
   if (win.hermes) return createIpcClient(win.hermes);
-  const token = takeLaunchToken(win);
+  const painted = afterNextPaint(win);
+  const token = takeLaunchToken(win, writeAfter(painted, win));
   tokenMissing = token === null;
   return createWebSocketClient({
     url: sameOriginRpcUrl(win.location),
     protocols: token ? [RPC_SUBPROTOCOL, tokenSubprotocol(token)] : [RPC_SUBPROTOCOL],
-    connectAfter: afterNextPaint(win),
+    connectAfter: painted,
   });
 }

@@ -12,18 +12,48 @@ export interface LaunchTokenPlace {
   sessionStorage: Pick<Storage, "getItem" | "setItem">;
 }
 
+/**
+ * Runs the session-storage write: at once by default. A tab's first touch of its session storage
+ * waits on the browser process (tens of ms on a busy machine), so the page passes a scheduler that
+ * writes after its first paint, or as the page goes away, whichever comes first.
+ */
+export type StorageWriteScheduler = (write: () => void) => void;
+
+/** A scheduler that writes once `settled` settles, or as the page goes away (a reload) if sooner. */
+export function writeAfter(
+  settled: Promise<unknown>,
+  page: Pick<EventTarget, "addEventListener" | "removeEventListener">,
+): StorageWriteScheduler {
+  return (write) => {
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      page.removeEventListener("pagehide", once);
+      write();
+    };
+    page.addEventListener("pagehide", once);
+    void settled.then(once);
+  };
+}
+
 /** The token from the address bar (then removed from it) or from an earlier load of this tab. */
-export function takeLaunchToken(place: LaunchTokenPlace): string | null {
+export function takeLaunchToken(
+  place: LaunchTokenPlace,
+  scheduleWrite: StorageWriteScheduler = (write) => write(),
+): string | null {
   const url = new URL(place.location.href);
   const fromUrl = url.searchParams.get("token");
   if (fromUrl !== null) {
     url.searchParams.delete("token");
     place.history.replaceState(place.history.state, "", url.pathname + url.search + url.hash);
-    try {
-      place.sessionStorage.setItem(storageKey, fromUrl);
-    } catch {
-      // Storage can be off (private modes); the token then lasts as long as this page.
-    }
+    scheduleWrite(() => {
+      try {
+        place.sessionStorage.setItem(storageKey, fromUrl);
+      } catch {
+        // Storage can be off (private modes); the token then lasts as long as this page.
+      }
+    });
     return fromUrl;
   }
   try {

@@ -1,13 +1,11 @@
 /** The app shell: sidebar, banners, the current screen, and the app-wide provider dialog. */
-import { ChatView } from "../chat/chat-view.js";
-import { ConsentDialog } from "../settings/plugins/consent-dialog.js";
-import { ProviderDialog } from "../settings/provider-dialog.js";
-import { deferredComponent } from "./deferred-component.js";
+import { ChatView, preloadChatScreen } from "../chat/chat-view.js";
+import { deferredComponent, MountOnceNeeded } from "./deferred-component.js";
 import { selectPluginPage } from "../stores/navigation-store.js";
-import { useNavigation } from "../stores/stores-context.js";
+import { useNavigation, usePlugins } from "../stores/stores-context.js";
 import { ConnectionBanner } from "./connection-banner.js";
 import { Notices } from "./notices.js";
-import { KeyboardShortcuts } from "./keyboard-shortcuts.js";
+import { KeyboardShortcuts, preloadShortcutsSheet } from "./keyboard-shortcuts.js";
 import { Sidebar } from "./sidebar.js";
 import { ThemeSync } from "./theme-sync.js";
 
@@ -18,11 +16,28 @@ const SettingsView = deferredComponent(() =>
 const PluginPageView = deferredComponent(() =>
   import("../plugins/plugin-page-view.js").then((m) => m.PluginPageView),
 );
-export const preloadScreens = () => Promise.all([SettingsView.preload(), PluginPageView.preload()]);
+// Dialogs closed at the first paint: loaded when first opened (or preloaded), mounted from then on.
+const ProviderDialog = deferredComponent(() =>
+  import("../settings/provider-dialog.js").then((m) => m.ProviderDialog),
+);
+const ConsentDialog = deferredComponent(() =>
+  import("../settings/plugins/consent-dialog.js").then((m) => m.ConsentDialog),
+);
+export const preloadScreens = () =>
+  Promise.all([
+    preloadChatScreen(),
+    SettingsView.preload(),
+    PluginPageView.preload(),
+    ProviderDialog.preload(),
+    ConsentDialog.preload(),
+    preloadShortcutsSheet(),
+  ]);
 
 export function App() {
   const screen = useNavigation((s) => s.screen.name);
   const pluginPage = useNavigation(selectPluginPage);
+  const providerDialogOpen = useNavigation((s) => s.providerDialog.mode !== "closed");
+  const consentAsked = usePlugins((s) => s.consentQueue.length > 0);
   return (
     <div className="app">
       <Sidebar />
@@ -37,8 +52,12 @@ export function App() {
           <SettingsView />
         )}
       </main>
-      <ProviderDialog />
-      <ConsentDialog />
+      <MountOnceNeeded needed={providerDialogOpen}>
+        <ProviderDialog />
+      </MountOnceNeeded>
+      <MountOnceNeeded needed={consentAsked}>
+        <ConsentDialog />
+      </MountOnceNeeded>
       <KeyboardShortcuts />
       <ThemeSync />
     </div>

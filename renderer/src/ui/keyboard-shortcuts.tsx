@@ -6,21 +6,12 @@
 import { useEffect, useState } from "react";
 import { useStores } from "../stores/stores-context.js";
 import { isArchived, selectMessages } from "../stores/transcript-store.js";
-import { Dialog } from "./dialog.js";
+import { deferredComponent, MountOnceNeeded } from "./deferred-component.js";
+import { isMac } from "./platform-keys.js";
 
-const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
-const mod = isMac ? "⌘" : "Ctrl";
-
-export const shortcuts: ReadonlyArray<{ keys: string; does: string }> = [
-  { keys: `${mod}+N`, does: "New chat" },
-  { keys: `${mod}+K`, does: "Search chats" },
-  { keys: `${mod}+,`, does: "Settings" },
-  { keys: `${mod}+Shift+C`, does: "Copy the last reply" },
-  { keys: "↑", does: "Edit your last message (in an empty message box)" },
-  { keys: "Enter / Shift+Enter", does: "Send / new line" },
-  { keys: "Esc", does: "Stop the reply being written" },
-  { keys: "?", does: "This list" },
-];
+// The sheet (a dialog) is loaded the first time `?` asks for it.
+const ShortcutsSheet = deferredComponent(() => import("./shortcuts-sheet.js").then((m) => m.ShortcutsSheet));
+export const preloadShortcutsSheet = (): Promise<unknown> => ShortcutsSheet.preload();
 
 const typingIn = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement &&
@@ -68,17 +59,8 @@ export function KeyboardShortcuts() {
   }, [stores]);
 
   return (
-    <Dialog open={open} onOpenChange={setOpen} title="Keyboard shortcuts" width="sm">
-      <dl className="shortcut-list">
-        {shortcuts.map((s) => (
-          <div key={s.keys} className="shortcut-row">
-            <dt>
-              <kbd>{s.keys}</kbd>
-            </dt>
-            <dd>{s.does}</dd>
-          </div>
-        ))}
-      </dl>
-    </Dialog>
+    <MountOnceNeeded needed={open}>
+      <ShortcutsSheet open={open} onOpenChange={setOpen} />
+    </MountOnceNeeded>
   );
 }

@@ -1,0 +1,67 @@
+/** The shell and its first files are served from memory once read ahead, and from disk once changed. */
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readShellAhead, serveStatic } from "../../../electron/web/static-files.js";
+import { tempHome } from "../support/temp-home.js";
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function siteWith(
+  files: Record<string, string>,
+): Promise<{ dir: string; get(path: string): Promise<string> }> {
+  const temp = tempHome("hermes-read-ahead-");
+  cleanups.push(() => temp.cleanup());
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(temp.dir, name, ".."), { recursive: true });
+    writeFileSync(join(temp.dir, name), text);
+  }
+  const server: Server = createServer(
+    (req, res) => void serveStatic(temp.dir, new URL(req.url ?? "/", "http://x").pathname, res, 0),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { dir: temp.dir, get: async (path) => (await fetch(base + path)).text() };
+}
+
+const shell =
+  '<!doctype html><script type="module" src="./assets/app.js"></script><link rel="stylesheet" href="./assets/app.css">';
+
+describe("the shell read ahead", () => {
+  it("serves the files index.html loads from what was read ahead", async () => {
+    const site = await siteWith({ "index.html": shell, "assets/app.js": "first", "assets/app.css": "a{}" });
+    await readShellAhead(site.dir);
+    // Same size and mtime, other bytes on disk: what is served is the copy read ahead.
+    const file = join(site.dir, "assets", "app.js");
+    writeFileSync(file, "FIRST");
+    utimesSync(file, new Date(0), new Date(0));
+    await readShellAhead(site.dir);
+    writeFileSync(file, "xxxxx");
+    utimesSync(file, new Date(0), new Date(0));
+    expect(await site.get("/assets/app.js")).toBe("FIRST");
+    expect(await site.get("/assets/app.css")).toBe("a{}");
+    expect(await site.get("/")).toBe(shell);
+  });
+
+  it("serves a file from disk again once it changed (a rebuild)", async () => {
+    const site = await siteWith({ "index.html": shell, "assets/app.js": "first", "assets/app.css": "a{}" });
+    await readShellAhead(site.dir);
+    writeFileSync(join(site.dir, "assets", "app.js"), "second build");
+    writeFileSync(join(site.dir, "index.html"), "<!doctype html><p>rebuilt</p>");
+    expect(await site.get("/assets/app.js")).toBe("second build");
+    expect(await site.get("/")).toBe("<!doctype html><p>rebuilt</p>");
+  });
+
+  it("still serves the page when a file it names is missing, and 404s that file", async () => {
+    const site = await siteWith({ "index.html": shell });
+    await readShellAhead(site.dir);
+    expect(await site.get("/")).toBe(shell);
+    expect(await site.get("/assets/app.js")).toBe("Not found");
+  });
+});
