@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { GrowingBlockSplitter, splitMarkdownBlocks } from "../../renderer/src/chat/markdown-blocks";
 import { appendStreamed, piecesSince, type StreamedText } from "../../renderer/src/stores/streamed-text";
+import { seededRandom } from "../fixtures/seeded-random.js";
 
 const pieces = [
   "word ",
@@ -18,21 +19,10 @@ const pieces = [
   "x",
 ];
 
-function makeRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("GrowingBlockSplitter", () => {
   it("agrees with splitMarkdownBlocks on every prefix of random streams", () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const random = makeRandom(seed);
+      const random = seededRandom(seed);
       const splitter = new GrowingBlockSplitter();
       let text = "";
       for (let step = 0; step < 120; step++) {
@@ -59,7 +49,7 @@ describe("GrowingBlockSplitter", () => {
 
   it("splits a text given as its streamed pieces exactly as the whole text, reading only new pieces", () => {
     for (let seed = 1; seed <= 30; seed++) {
-      const random = makeRandom(seed);
+      const random = seededRandom(seed);
       const splitter = new GrowingBlockSplitter();
       let text = "";
       let streamed: StreamedText | null = null;

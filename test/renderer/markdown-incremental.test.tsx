@@ -11,6 +11,7 @@ import { Markdown, OpenBlock } from "../../renderer/src/chat/markdown";
 import { parseBlock } from "../../renderer/src/chat/markdown-parse";
 import { openFenceOf } from "../../renderer/src/chat/open-fence";
 import { appendStreamed, type StreamedText } from "../../renderer/src/stores/streamed-text";
+import { seededRandom } from "../fixtures/seeded-random.js";
 
 afterEach(cleanup);
 
@@ -27,17 +28,6 @@ const tricky: Record<string, string> = {
   "html and quotes": "<details>\n```\nnot a fence here\n</details>\n\n> quote\n```\ncode",
 };
 
-function makeRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function rendered(element: React.ReactElement): Promise<string> {
   const view = render(element);
   await act(async () => undefined);
@@ -51,7 +41,7 @@ describe("streamed Markdown against the one-shot render", () => {
     it(`ends as the one-shot render and matches a fresh render at every step: ${name}`, async () => {
       const finished = await rendered(<Markdown text={doc} />);
       for (const seed of [1, 2]) {
-        const random = makeRandom(seed * 97 + doc.length);
+        const random = seededRandom(seed * 97 + doc.length);
         const view = render(<Markdown text="" streaming />);
         let text = "";
         let streamed: StreamedText | null = null;

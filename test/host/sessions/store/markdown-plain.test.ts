@@ -2,22 +2,12 @@
 // the text a snippet shows.
 import { describe, expect, it } from "vitest";
 import { MARKDOWN_RULES, markdownToPlainText } from "../../../../electron/host/sessions/markdown-plain.js";
+import { seededRandom } from "../../../fixtures/seeded-random.js";
 
 function everyRule(markdown: string): string {
   let text = markdown;
   for (const [pattern, replacement] of MARKDOWN_RULES) text = text.replace(pattern, replacement);
   return text;
-}
-
-function makeRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Every character some rule looks for, and words, spaces and line breaks between them.
@@ -41,7 +31,7 @@ const PIECES = [
 
 describe("markdownToPlainText", () => {
   it("gives what applying every rule gives, for text with and without each rule's characters", () => {
-    const random = makeRandom(7);
+    const random = seededRandom(7);
     for (let i = 0; i < 5_000; i++) {
       const length = 1 + Math.floor(random() * 24);
       const markdown = Array.from(

@@ -5,17 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SessionSearch } from "../../../../electron/host/sessions/session-search.js";
 import { openStore, snapshot } from "./store-fixtures.js";
-
-function makeRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../../fixtures/seeded-random.js";
 
 // "gamma" is also the start of "gammaray": a long prefix that is a whole word and more.
 const WORDS = [
@@ -34,7 +24,7 @@ const WORDS = [
 describe("search plans agree with a brute-force search", () => {
   it.each([1, 2, 3, 7, 1024])("with matches read %i at a time", (hitWindow) => {
     const { store, clock, file } = openStore();
-    const random = makeRandom(hitWindow);
+    const random = seededRandom(hitWindow);
     const pick = () => WORDS[Math.floor(random() * WORDS.length)]!;
     const ids: string[] = [];
     for (let s = 0; s < 60; s++) {
@@ -106,7 +96,7 @@ describe("search plans agree with a brute-force search", () => {
     "over 400 sessions with resumed chats, matches read %s at a time",
     (hitWindow) => {
       const { store, clock, file } = openStore();
-      const random = makeRandom(hitWindow ?? 99);
+      const random = seededRandom(hitWindow ?? 99);
       const vocabulary = ["alpha", "beta", "gamma", "gammaray", "common", "common", "common", "rare"];
       const pick = () => vocabulary[Math.floor(random() * vocabulary.length)]!;
       const text = () => (random() < 0.1 ? `${pick()} ${pick()} ${pick()}` : `${pick()} filler`);

@@ -4,6 +4,7 @@
  * odd ids, invalid JSON, binary and oversized frames. Same seed, same frames.
  */
 import { methodNames, methodTable } from "../../../../electron/host/rpc/contract.js";
+import { seededRandom } from "../../../fixtures/seeded-random.js";
 
 export type FuzzFrame =
   | { kind: "text"; label: string; data: string }
@@ -11,18 +12,6 @@ export type FuzzFrame =
   | { kind: "oversized"; label: string; bytes: number };
 
 type Schema = { [key: string]: unknown };
-
-/** mulberry32: small, fast, good enough to pick cases. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function createFrameSource(seed: number) {
   const random = seededRandom(seed);
