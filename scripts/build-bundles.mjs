@@ -33,44 +33,33 @@ await build({
 
 // The plugin host process and its per-plugin worker (docs/contract.md §5.4): own entries, so the plugin host
 // loads nothing of the host but the boundary it shares. It may read only this folder's files.
-await build({
-  configFile: false,
-  logLevel: "warn",
-  build: {
-    ssr: true,
-    target: "node20",
-    outDir: appDir,
-    emptyOutDir: false,
-    minify: false,
-    sourcemap: false,
-    rollupOptions: {
-      input: { "plugin-host": join(root, "electron", "host", "plugins", "runtime", "plugin-host-main.ts") },
-      output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "plugin-[name]-[hash].js" },
+const runtimeDir = join(root, "electron", "host", "plugins", "runtime");
+const buildPluginRuntimeEntry = (name, output) =>
+  build({
+    configFile: false,
+    logLevel: "warn",
+    build: {
+      ssr: true,
+      target: "node20",
+      outDir: appDir,
+      emptyOutDir: false,
+      minify: false,
+      sourcemap: false,
+      rollupOptions: { input: { [name]: join(runtimeDir, `${name}-main.ts`) }, output },
     },
-  },
-  ssr: { noExternal: true },
+    ssr: { noExternal: true },
+  });
+await buildPluginRuntimeEntry("plugin-host", {
+  format: "es",
+  entryFileNames: "[name].js",
+  chunkFileNames: "plugin-[name]-[hash].js",
 });
-
 // The worker, one per plugin, as one CommonJS file: a worker whose entry is CommonJS skips the
 // ES module loader's start-up until a plugin is imported (measured: a few ms of CPU per worker).
-await build({
-  configFile: false,
-  logLevel: "warn",
-  build: {
-    ssr: true,
-    target: "node20",
-    outDir: appDir,
-    emptyOutDir: false,
-    minify: false,
-    sourcemap: false,
-    rollupOptions: {
-      input: {
-        "plugin-worker": join(root, "electron", "host", "plugins", "runtime", "plugin-worker-main.ts"),
-      },
-      output: { format: "cjs", entryFileNames: "[name].cjs", inlineDynamicImports: true },
-    },
-  },
-  ssr: { noExternal: true },
+await buildPluginRuntimeEntry("plugin-worker", {
+  format: "cjs",
+  entryFileNames: "[name].cjs",
+  inlineDynamicImports: true,
 });
 
 await build({
