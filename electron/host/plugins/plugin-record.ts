@@ -48,7 +48,7 @@ export function crashDecision(
   record.error = `Not running: it ${end.reason}.`;
   record.runtime.lastError = end.reason;
   record.runtime.lastErrorAt = new Date(now).toISOString();
-  const innocent = end.hostDied && !end.hadPendingCalls && !end.channelTampered;
+  const innocent = end.hostDied === "exited" && !end.hadPendingCalls;
   return innocent ? { action: "restart", delayMs: backoffMs } : record.crashes.record(now);
 }
 

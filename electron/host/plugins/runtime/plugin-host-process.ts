@@ -15,6 +15,7 @@ import type { PluginHostBundle } from "./plugin-host-bundle.js";
 import {
   CHANNEL_FD,
   CHANNEL_KEY_ENV,
+  ChannelTamperedError,
   EXIT_CHANNEL_TAMPERED,
   newChannelKey,
   SealedChannel,
@@ -113,8 +114,11 @@ export const spawnNodePluginHost: SpawnPluginHost = (entry, options) => {
   };
 };
 
-const TAMPERED_IN_PLUGIN_HOST =
-  "the plugin host's channel to the app was tampered with (a plugin wrote to or read from it)";
+/** How the plugin host ended: on its own (crash, signal, close), or because a plugin used its channel. */
+export type PluginHostExit = "exited" | "channel_tampered";
+
+/** The plugin host found the fault itself (it exits with EXIT_CHANNEL_TAMPERED and says no more). */
+const TAMPERED_IN_PLUGIN_HOST = new ChannelTamperedError("a plugin wrote to or read from it").message;
 
 export interface PluginHostEvents {
   onMessage(message: FromPluginHost): void;
@@ -122,7 +126,7 @@ export interface PluginHostEvents {
    * The process ended (crash, signal, close, or a channel someone else used: sealed-channel.ts);
    * `why` is in plain words.
    */
-  onExit(why: string, cause: "exited" | "channel_tampered"): void;
+  onExit(why: string, cause: PluginHostExit): void;
   /** A line the plugin host wrote to stderr (warnings, uncaught errors). */
   onStderr?(line: string): void;
 }

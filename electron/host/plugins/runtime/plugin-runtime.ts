@@ -109,9 +109,7 @@ export class PluginRuntime {
           onMessage: (message) => this.route(message),
           onExit: (why, cause) => {
             if (this.process === starting) this.process = null;
-            const channelTampered = cause === "channel_tampered";
-            for (const session of [...this.sessions.values()])
-              session.end(why, { hostDied: true, channelTampered });
+            for (const session of [...this.sessions.values()]) session.end(why, { hostDied: cause });
             this.sessions.clear();
           },
           ...(this.options.onStderr && { onStderr: this.options.onStderr }),

@@ -216,9 +216,4 @@ export class SealedChannel<Out, In> {
     if (!this.connected) return;
     this.pipe.write(this.sealer.seal(JSON.stringify(encodeWire(message))));
   }
-
-  close(): void {
-    this.open = false;
-    this.pipe.destroy();
-  }
 }

@@ -7,6 +7,7 @@ import type { Clock, TimerHandle } from "../../clock.js";
 import type { CtxCalls, Frame, Mirror, PluginCalls } from "./boundary.js";
 import { Endpoint, type HandlerTable } from "./endpoint.js";
 import { PluginTimeoutError, PluginUnresponsiveError } from "./errors.js";
+import type { PluginHostExit } from "./plugin-host-process.js";
 
 export interface HeartbeatOptions {
   /** How often the worker is pinged. */
@@ -23,13 +24,12 @@ export interface SessionEnd {
   hadPendingCalls: boolean;
   /** It ended because it stopped answering heartbeats. */
   unresponsive: boolean;
-  /** The whole plugin host died (maybe another plugin's doing). */
-  hostDied: boolean;
   /**
-   * It died because its channel to the app was tampered with: some plugin's code wrote to or read
-   * from it, and which one cannot be told, so it counts against every plugin it ran.
+   * The whole plugin host died (maybe another plugin's doing), or null. `channel_tampered`: its
+   * channel to the app was used by some plugin's code, which one cannot be told, so it counts
+   * against every plugin it ran.
    */
-  channelTampered: boolean;
+  hostDied: PluginHostExit | null;
 }
 
 export interface WorkerSessionOptions {
@@ -166,17 +166,13 @@ export class WorkerSession {
   }
 
   /** Ends the session: pending calls fail with `plugin_unresponsive`, the owner is told once. */
-  end(
-    reason: string,
-    how: { unresponsive?: boolean; hostDied?: boolean; channelTampered?: boolean } = {},
-  ): void {
+  end(reason: string, how: { unresponsive?: boolean; hostDied?: PluginHostExit } = {}): void {
     if (this.ended) return;
     this.ended = {
       reason,
       hadPendingCalls: this.calls > 0,
       unresponsive: how.unresponsive === true,
-      hostDied: how.hostDied === true,
-      channelTampered: how.channelTampered === true,
+      hostDied: how.hostDied ?? null,
     };
     if (this.heartbeatTimer) this.options.clock.clearTimeout(this.heartbeatTimer);
     const error = new PluginUnresponsiveError(
