@@ -245,11 +245,20 @@ export class ChatEngine {
 }
 
 /** Where the SDK posts a chat request (as fetch names it: origin, path and query). */
+/** Parsed once per endpoint: a URL parse per request sat in front of every first token. */
+const completionsURLs = new Map<string, string>();
+
 function chatCompletionsURL(baseURL: string): string {
-  try {
-    const url = new URL(`${baseURL.replace(/\/+$/, "")}/chat/completions`);
-    return `${url.origin}${url.pathname}${url.search}`;
-  } catch {
-    return baseURL;
+  let known = completionsURLs.get(baseURL);
+  if (known === undefined) {
+    try {
+      const url = new URL(`${baseURL.replace(/\/+$/, "")}/chat/completions`);
+      known = `${url.origin}${url.pathname}${url.search}`;
+    } catch {
+      known = baseURL;
+    }
+    if (completionsURLs.size > 64) completionsURLs.clear();
+    completionsURLs.set(baseURL, known);
   }
+  return known;
 }

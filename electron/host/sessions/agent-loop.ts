@@ -3,7 +3,7 @@
  * transcript, replies streamed into it, tool results written to it. Steers (docs/contract.md §9.2) enter at
  * each step: just before every request, after the tool results.
  */
-import type { ChatBody } from "../llm/chat-request.js";
+import type { ChatBody, ChatMessage } from "../llm/chat-request.js";
 import type { Settings } from "../config/config-schema.js";
 import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
@@ -14,6 +14,7 @@ import { requestMessages } from "./request-builder.js";
 import { runToolCall, toolDefinitions } from "./tool-dispatch.js";
 import { runToolLoop, type LoopDriver } from "./tool-loop.js";
 import type { TurnStatus } from "./turn-types.js";
+import type { PersistMessage } from "./transcript.js";
 import type { SessionSnapshot } from "./types.js";
 
 export const DEFAULT_MAX_ITERATIONS = 16;
@@ -39,7 +40,7 @@ export interface AgentLoopInput {
   /** Writes the person's message still owes (its indexing); run with the first reply's write. */
   settleUser?: () => void;
   /** Writes the person's message itself, while the first request is in flight (Transcript.announceUser). */
-  persistUser?: () => void;
+  persistUser?: PersistMessage;
   /** The turn's one read of the settings (the routes come from it too). */
   settings?: Settings;
   /** `plugin_fork:<id>` when the loop runs inside a fork (docs/contract.md §5.2); absent for chat turns. */
@@ -78,8 +79,9 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
         });
         if (signal.aborted) return null;
       }
+      let built: ChatMessage[] | null = null;
       if (deps.compactor && route) {
-        await deps.compactor.maybeCompact({
+        built = await deps.compactor.maybeCompact({
           sessionId,
           turnId,
           gatewaySessionKey,
@@ -91,7 +93,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
         if (signal.aborted) return null;
       }
       return {
-        messages: requestMessages(input.snapshot, deps.transcript.records(sessionId)),
+        messages: built ?? requestMessages(input.snapshot, deps.transcript.records(sessionId)),
         ...(tools.length ? { tools } : {}),
       };
     },

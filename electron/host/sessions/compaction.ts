@@ -57,8 +57,12 @@ const speaker = (record: MessageRecord): string =>
 export class Compactor {
   constructor(private readonly deps: CompactorDeps) {}
 
-  /** Compacts when needed; never throws (a failed summary leaves the history as it was). */
-  async maybeCompact(input: CompactionInput): Promise<void> {
+  /**
+   * Compacts when needed; never throws (a failed summary leaves the history as it was). Returns the
+   * request's messages when it left the transcript as it was, so the step need not build them
+   * twice; null when it tried to summarise (the caller builds them from the transcript now).
+   */
+  async maybeCompact(input: CompactionInput): Promise<ChatMessage[] | null> {
     const { transcript, settings } = this.deps;
     const records = transcript.records(input.sessionId);
     const window = contextWindowOf(
@@ -67,10 +71,11 @@ export class Compactor {
       input.route.model,
       this.deps.modelInfo,
     );
-    if (estimateTokens(requestMessages(input.snapshot, records)) <= window * COMPACT_AT) return;
+    const messages = requestMessages(input.snapshot, records);
+    if (estimateTokens(messages) <= window * COMPACT_AT) return messages;
 
     const chosen = this.oldestTurns(input, records, window);
-    if (chosen.length === 0) return;
+    if (chosen.length === 0) return messages;
     const previous = compactionOf(records);
     const text = [
       ...(previous ? [`Summary of what came before:\n${previous.summary}`] : []),
@@ -108,12 +113,13 @@ export class Compactor {
         },
       });
     } catch (error) {
-      if (input.signal.aborted) return;
+      if (input.signal.aborted) return null;
       this.deps.log.write("WARN", "compaction_failed", {
         session: input.sessionId,
         error: error instanceof Error ? error.message : String(error),
       });
     }
+    return null;
   }
 
   /**

@@ -3,9 +3,9 @@
  * transcript says who answered), streamed into one assistant message, with the turn-scoped
  * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
  * `stopped` (`interrupted` when the host shuts down); a provider error keeps it as `error` with
- * the reason in plain words. The person's message is written while the request is in flight;
- * the reply's row is written with its first delta (after that message, whatever the timing), and
- * every delta is on disk before it is shown (delta-writer.ts).
+ * the reason in plain words. While the request is in flight the person's message is written, then
+ * the reply's row, empty and not yet announced; its first text is then one small update, and every
+ * delta is on disk before it is shown (delta-writer.ts).
  */
 import type { Clock } from "../clock.js";
 import type { ChatBody } from "../llm/chat-request.js";
@@ -18,7 +18,7 @@ import { DeltaWriter } from "./delta-writer.js";
 import type { SessionStore } from "./session-store.js";
 import { MessageNotSavedError, type Transcript } from "./transcript.js";
 import { HostShutdownAbort } from "./turn-types.js";
-import type { MessageRecord } from "./types.js";
+import type { MessageMeta, MessageRecord } from "./types.js";
 import { usageEntry } from "./usage-ledger.js";
 
 export interface ModelStepDeps {
@@ -40,10 +40,10 @@ export interface ModelStepInput {
   /** Writes the turn still owes the store (the person's message indexing); runs after the first text is shown. */
   settleUser?: () => void;
   /**
-   * Runs once the request is sent, before its answer is read (the person's message is written
-   * then); what it throws stops the request and fails the step.
+   * Runs once the request is sent, before its answer is read: writes the person's message, with
+   * `alsoWrite` in the same commit (PersistMessage); what it throws stops the request and fails the step.
    */
-  whileInFlight?: () => void;
+  whileInFlight?: (alsoWrite?: () => void) => void;
 }
 
 export type ModelStepResult =
@@ -59,6 +59,41 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   let reply: MessageRecord | null = null;
   let answeringRoute: Route | null = null;
   let writer: DeltaWriter | null = null;
+  /** The main route's reply row, written while its request was in flight (see `reserve`). */
+  let reserved: MessageRecord | null = null;
+
+  const replyMeta = (route: Route, answered: boolean): MessageMeta => ({
+    provider: route.providerId,
+    model: route.model,
+    ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
+  });
+
+  /**
+   * Writes the reply's row ahead of its text, off the path to the first token, in one commit with
+   * the person's message when that is still unwritten. Only for the first route: a fallback's reply
+   * follows the notice that says who answered.
+   */
+  const reserve = (route: Route): void => {
+    if (reply || reserved || skipped.length) return;
+    const write = () => {
+      reserved = deps.transcript.reserveReply({
+        sessionId,
+        turnId,
+        role: "assistant",
+        status: "streaming",
+        meta: replyMeta(route, true),
+      });
+    };
+    try {
+      if (input.whileInFlight) input.whileInFlight(write);
+      else write();
+    } catch (error) {
+      reserved = null;
+      // The person's message was not saved: the step fails. A reply row alone that could not be
+      // written is left to the first text's write, which meets the store's error itself.
+      if (error instanceof MessageNotSavedError) throw error;
+    }
+  };
 
   /**
    * The reply's row, announced to clients and written with its first text, which is then shown;
@@ -66,6 +101,10 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
    */
   const ensureReply = (route: Route, answered = true, firstText = ""): MessageRecord => {
     if (reply) return reply;
+    if (reserved && skipped.length) {
+      deps.transcript.dropReserved(reserved);
+      reserved = null;
+    }
     if (answered && skipped.length) {
       const failures = skipped.map((s) => `${s.route.providerName} failed: ${s.error.message}`).join(" ");
       deps.transcript.append({
@@ -76,18 +115,16 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
         meta: { notice: "fallback", provider: route.providerId, model: route.model },
       });
     }
-    const created = deps.transcript.appendAnnouncedFirst({
-      sessionId,
-      turnId,
-      role: "assistant",
-      status: "streaming",
-      content: firstText,
-      meta: {
-        provider: route.providerId,
-        model: route.model,
-        ...(answered && skipped.length ? { fallbackFrom: skipped.map((s) => s.route.providerId) } : {}),
-      },
-    });
+    const created = reserved
+      ? deps.transcript.startReserved(reserved, firstText)
+      : deps.transcript.appendAnnouncedFirst({
+          sessionId,
+          turnId,
+          role: "assistant",
+          status: "streaming",
+          content: firstText,
+          meta: replyMeta(route, answered),
+        });
     reply = created;
     writer = new DeltaWriter({
       write: (chunk) => void deps.store().appendDelta(created.id, chunk),
@@ -113,7 +150,7 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
     }
     const outcome = await deps.engine.stream(route, input.body, {
       signal: input.signal,
-      ...(input.whileInFlight ? { whileInFlight: input.whileInFlight } : {}),
+      whileInFlight: () => reserve(route),
       onDelta: (chunk) => {
         text += chunk;
         if (reply) writer?.push(chunk);

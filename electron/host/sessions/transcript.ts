@@ -16,8 +16,12 @@ import type { MessageMeta, MessagePatch, MessageRecord, NewMessage } from "./typ
 /** How many sessions' transcripts stay in memory (most recently used). */
 const CACHED_SESSIONS = 16;
 
-/** Writes a person's announced message; idempotent, and a failure is thrown again on every call. */
-export type PersistMessage = () => void;
+/**
+ * Writes a person's announced message, and `alsoWrite` in the same transaction (one commit: the
+ * reply's row reserved while the request is in flight). Idempotent: once the message is written,
+ * `alsoWrite` runs alone. A failure of either writes neither, and is thrown again on every call.
+ */
+export type PersistMessage = (alsoWrite?: () => void) => void;
 
 /** A person's message could not be written: the turn stops, and says so. */
 export class MessageNotSavedError extends Error {
@@ -111,14 +115,19 @@ export class Transcript {
     let state: { kind: "unwritten" } | { kind: "written" } | { kind: "failed"; error: Error } = {
       kind: "unwritten",
     };
-    const persist: PersistMessage = () => {
+    const persist: PersistMessage = (alsoWrite) => {
       if (state.kind === "failed") throw state.error;
-      if (state.kind === "written") return;
+      if (state.kind === "written") return alsoWrite?.();
       this.unwritten.delete(sessionId);
       try {
-        const stored = this.store().appendUserMessageIndexLater(input, {
-          id: record.id,
-          createdAt: record.createdAt,
+        const store = this.store();
+        const stored = store.transaction(() => {
+          const written = store.appendUserMessageIndexLater(input, {
+            id: record.id,
+            createdAt: record.createdAt,
+          });
+          alsoWrite?.();
+          return written;
         });
         state = { kind: "written" };
         // Another client's write in between would have moved it: then correct what clients saw.
@@ -199,6 +208,36 @@ export class Transcript {
     this.keep(record);
     // A seq the cache got wrong would show here; then correct what clients saw.
     return record.seq === seq ? record : this.announce(record);
+  }
+
+  /**
+   * A reply's row written ahead of its text, while its request is in flight, and not announced:
+   * clients learn of it with its first text (`startReserved`). Why: the write in front of the
+   * first token is then a one-page update of this row, not an insert with its indexes.
+   */
+  reserveReply(input: NewMessage & { role: "assistant"; status: "streaming" }): MessageRecord {
+    this.writeUnwritten();
+    const record = this.store().appendMessage({ ...input, content: "" });
+    this.keep(record);
+    return record;
+  }
+
+  /** Writes a reserved reply's first text, then announces the reply (the text is shown next). */
+  startReserved(record: MessageRecord, firstText: string): MessageRecord {
+    if (firstText) this.store().appendDelta(record.id, firstText);
+    return this.announce(record);
+  }
+
+  /**
+   * Removes a reserved reply (another route answers, after a notice). It was never announced, but a
+   * client that read the transcript meanwhile holds it, so its removal is.
+   */
+  dropReserved(record: MessageRecord): void {
+    const list = this.cache.get(record.sessionId);
+    if (list?.at(-1)?.id === record.id) list.pop();
+    else this.forget(record.sessionId);
+    this.store().deleteMessages([record.id]);
+    this.emit("session.message.removed", record.sessionId, { messageIds: [record.id] });
   }
 
   update(messageId: string, patch: MessagePatch): MessageRecord {

@@ -57,6 +57,12 @@ describe("fallback providers", () => {
       model: "fake/chat-large",
       fallbackFrom: ["main", "backup"],
     });
+    // The row reserved for the first route's reply went unseen: clients only ever heard of this one.
+    const announced = r
+      .events("session.message", sessionId)
+      .filter((e: any) => e.message.role === "assistant")
+      .map((e: any) => e.message.id);
+    expect(new Set(announced)).toEqual(new Set([messages[2].id]));
     expect(r.events("session.turn.finished", sessionId)[0].status).toBe("ok");
   });
 

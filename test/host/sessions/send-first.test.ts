@@ -92,6 +92,59 @@ describe("the person's message of a new turn", () => {
     ]);
   });
 
+  it("is written with the reply's row while the request is in flight; the reply is announced with its first text", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "slow", delayMs: 400 });
+    rig.main.enqueue("Reserved reply");
+    const { sessionId } = await rig.ok("session.create", { title: "Reserved" });
+    const events: { type: string; payload: any }[] = [];
+    const unsubscribe = rig.host.events.subscribe((frame) =>
+      events.push({ type: frame.params.type, payload: frame.params.payload }),
+    );
+    const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
+    const rows = () =>
+      reader.prepare("SELECT role, content, status FROM messages ORDER BY row").all() as {
+        role: string;
+        content: string;
+        status: string;
+      }[];
+    try {
+      await rig.ok("session.send", { sessionId, text: "Hold on" });
+      // The provider answers after 400 ms: both rows are written long before (one commit).
+      await vi.waitFor(() => expect(rows().length).toBe(2), { timeout: 300, interval: 5 });
+      expect(rows().map((r) => [r.role, r.content])).toEqual([
+        ["user", "Hold on"],
+        ["assistant", ""],
+      ]);
+      expect(rows()[1]!.status).toBe("streaming");
+      // Nobody was told of the reply yet: it has no text to show.
+      expect(
+        events.filter((e) => e.type === "session.message" && e.payload.message.role === "assistant"),
+      ).toEqual([]);
+      await rig.idle(sessionId);
+    } finally {
+      unsubscribe();
+      reader.close();
+    }
+    const replyEvents = events.filter(
+      (e) =>
+        (e.type === "session.message" && e.payload.message.role === "assistant") ||
+        e.type === "session.delta",
+    );
+    // Announced once, empty, right before its first text; then its deltas; then the finished record.
+    expect(replyEvents[0]).toMatchObject({ type: "session.message", payload: { message: { content: "" } } });
+    expect(replyEvents[1]?.type).toBe("session.delta");
+    expect(replyEvents.at(-1)).toMatchObject({
+      type: "session.message",
+      payload: { message: { content: "Reserved reply", status: "complete" } },
+    });
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.map((m: any) => [m.role, m.content, m.status])).toEqual([
+      ["user", "Hold on", "complete"],
+      ["assistant", "Reserved reply", "complete"],
+    ]);
+  });
+
   it("is in the session's messages as soon as the send returns", async () => {
     rig = await startSessionRig();
     rig.main.fault({ kind: "slow", delayMs: 200 });
