@@ -8,19 +8,15 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { Duplex } from "node:stream";
+import type { WebSocket } from "ws";
 import type { EventHub } from "../host/events.js";
 import { RpcError } from "../host/rpc/errors.js";
 import { errorResponse } from "../host/rpc/frames.js";
 import type { Router } from "../host/rpc/router.js";
 import { PLUGIN_PAGES_PATH, pluginIdPattern } from "../host/rpc/plugin-names.js";
-import { RPC_SUBPROTOCOL } from "../host/rpc/web-token.js";
 import { servePluginPage, type PageSite } from "../host/plugins/pages/page-site.js";
-import {
-  PAGE_SOCKET_PATH,
-  PAGE_SOCKET_PROTOCOL,
-  PAGE_TOKEN_PARAM,
-} from "../host/plugins/pages/page-bridge-script.js";
+import { PAGE_SOCKET_PATH, PAGE_TOKEN_PARAM } from "../host/plugins/pages/page-bridge-script.js";
 import type { PageSessions } from "../host/plugins/pages/page-sessions.js";
 import { pageSocketPlugin, upgradePageSocket } from "./page-socket.js";
 import {
@@ -34,6 +30,7 @@ import {
 } from "./auth.js";
 import { handleRest } from "./rest.js";
 import { readShellAhead, securityHeaders, serveStatic } from "./static-files.js";
+import { lazySocketServers, type SocketServers } from "./socket-servers.js";
 
 export interface WebServerOptions {
   router: Router;
@@ -82,18 +79,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   let port = options.port ?? 0;
   const rules: AccessRules = { token: options.token, port: () => port };
   const sockets = new Set<Socket>();
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_FRAME_BYTES,
-    // Pick our protocol; the token protocol is read at the handshake and never echoed.
-    handleProtocols: (protocols) => (protocols.has(RPC_SUBPROTOCOL) ? RPC_SUBPROTOCOL : false),
-  });
-
-  const pageWss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_FRAME_BYTES,
-    handleProtocols: (protocols) => (protocols.has(PAGE_SOCKET_PROTOCOL) ? PAGE_SOCKET_PROTOCOL : false),
-  });
+  const socketServers = lazySocketServers(MAX_FRAME_BYTES);
 
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch(() => {
@@ -149,7 +135,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     socket.on("close", () => sockets.delete(socket));
   });
 
-  server.on("upgrade", (req, socket, head) => {
+  server.on("upgrade", (req, socket: Duplex, head: Buffer) => {
+    // Only the first upgrade waits (for ws to load); a client gone meanwhile must not throw.
+    const dropOnError = () => socket.destroy();
+    socket.on("error", dropOnError);
+    void socketServers.get().then((servers) => {
+      socket.off("error", dropOnError);
+      if (!socket.destroyed) upgrade(servers, req, socket, head);
+    }, dropOnError);
+  });
+
+  function upgrade(servers: SocketServers, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? "/", `http://${loopback}:${port}`);
     const pagePlugin = options.pageSessions ? pageSocketPlugin(url.pathname) : null;
     if (pagePlugin !== null && options.pageSessions) {
@@ -160,7 +156,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         allowedHosts: () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]),
         log,
       };
-      return upgradePageSocket(pageWss, pageOptions, pagePlugin, req, socket, head);
+      return upgradePageSocket(servers.pages, pageOptions, pagePlugin, req, socket, head);
     }
     const verdict = (() => {
       const origin = checkOrigin(req, rules);
@@ -173,8 +169,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws));
-  });
+    servers.rpc.handleUpgrade(req, socket, head, (ws) => serveConnection(ws));
+  }
 
   function serveConnection(ws: WebSocket): void {
     const connectionId = `web:${randomUUID()}`;
@@ -225,9 +221,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port,
     url: `http://${loopback}:${port}/?token=${options.token}`,
     async close() {
-      for (const client of [...wss.clients, ...pageWss.clients]) client.terminate();
-      wss.close();
-      pageWss.close();
+      await socketServers.close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

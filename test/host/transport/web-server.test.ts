@@ -163,4 +163,25 @@ describe("web transport", () => {
     });
     expect(res).toBe(403);
   });
+
+  it("keeps serving when a client hangs up during the first upgrade (while ws loads)", async () => {
+    // The first upgrade waits for the WebSocket code to load; a client gone by then is dropped alone.
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect({ host: "127.0.0.1", port: server.port }, () => {
+        socket.write(
+          `GET /rpc HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nUpgrade: websocket\r\n` +
+            `Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n` +
+            `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n` +
+            `Sec-WebSocket-Protocol: ${RPC_SUBPROTOCOL}, ${tokenSubprotocol(token)}\r\n\r\n`,
+        );
+        socket.destroy();
+        resolve();
+      });
+      socket.once("error", reject);
+    });
+    const ws = await openSocket({}, [RPC_SUBPROTOCOL, tokenSubprotocol(token)]);
+    const info = await rpc(ws, { jsonrpc: "2.0", id: 1, method: "host.info" });
+    expect(info.result).toMatchObject({ mode: "web" });
+    ws.close();
+  });
 });
