@@ -161,7 +161,11 @@ const pageProbe = (lastToken) => {
 
 /**
  * Every task the page's main thread ran, from a Chromium trace: the Long Tasks API only reports
- * tasks over 50 ms, and the target here is 16 ms. Returns [startMs, durationMs] in trace time.
+ * tasks over 50 ms, and the target here is 16 ms. Returns [startMs, durationMs, cpuMs] in trace
+ * time: the duration is wall-clock (what the target is on), the CPU time is the thread's own
+ * (without the time the OS gave other processes meanwhile — on a machine with few cores the
+ * provider, the host and the browser run beside the page, and their share shows up in the
+ * wall-clock duration of whatever task the page was running).
  */
 function mainThreadTasks(trace) {
   const events = JSON.parse(trace.toString("utf8")).traceEvents ?? [];
@@ -175,7 +179,7 @@ function mainThreadTasks(trace) {
         (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") &&
         names.get(`${e.pid}:${e.tid}`) === "CrRendererMain",
     )
-    .map((e) => [e.ts / 1000, e.dur / 1000]);
+    .map((e) => [e.ts / 1000, e.dur / 1000, (e.tdur ?? e.dur) / 1000]);
 }
 
 export async function run() {
@@ -229,10 +233,19 @@ export async function run() {
     const tasks = mainThreadTasks(trace);
     const t0 = tasks.length ? Math.min(...tasks.map(([t]) => t)) : 0;
     const span = traceEnd - traceStart;
-    const longest = Math.max(0, ...tasks.filter(([t]) => t - t0 <= span).map(([, d]) => d));
-    const over = tasks.filter(([, d]) => d > TASK_BUDGET_MS).length;
+    const measured = tasks.filter(([t]) => t - t0 <= span);
+    const longest = Math.max(0, ...measured.map(([, d]) => d));
+    const over = measured.filter(([, d]) => d > TASK_BUDGET_MS).length;
+    const longestCpu = Math.max(0, ...measured.map(([, , cpu]) => cpu));
+    const overCpu = measured.filter(([, , cpu]) => cpu > TASK_BUDGET_MS).length;
     if (process.env.BENCH_DEBUG)
-      console.error({ over, longest, tasks: tasks.filter(([, d]) => d > TASK_BUDGET_MS) });
+      console.error({
+        over,
+        longest,
+        overCpu,
+        longestCpu,
+        tasks: measured.filter(([, d]) => d > TASK_BUDGET_MS),
+      });
     const shownRate = totalTokens / ((lastTime - firstTime) / 1000);
     const ratio = shownRate / tokensPerSecond;
     return [
@@ -246,10 +259,13 @@ export async function run() {
         text:
           `${Math.round(shownRate)} tokens/s shown (provider ${tokensPerSecond} tokens/s; ratio ${ratio.toFixed(2)}x), ` +
           `${shownAll ? "every token shown" : "NOT every token shown"}, longest main-thread task ${longest.toFixed(1)} ms ` +
-          `(${over} over ${TASK_BUDGET_MS} ms; longest frame gap ${Math.round(maxGap)} ms; ${withText.length} text updates, ${finalLength} chars)`,
+          `(${over} over ${TASK_BUDGET_MS} ms; its own CPU time at most ${longestCpu.toFixed(1)} ms, ${overCpu} over; ` +
+          `longest frame gap ${Math.round(maxGap)} ms; ${withText.length} text updates, ${finalLength} chars)`,
         extra: {
           longest_task_ms: longest,
           tasks_over_16ms: over,
+          longest_task_cpu_ms: longestCpu,
+          tasks_over_16ms_cpu: overCpu,
           longest_frame_gap_ms: maxGap,
           all_tokens_shown: shownAll,
         },

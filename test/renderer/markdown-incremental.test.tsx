@@ -64,6 +64,47 @@ describe("streamed Markdown against the one-shot render", () => {
   }
 });
 
+describe("a block that closes while the reply streams", () => {
+  it("keeps its DOM: the paragraph shown while it was written is the one shown once it is closed", async () => {
+    const view = render(<Markdown text="" streaming />);
+    let streamed = appendStreamed(null, "First *paragraph*.\n\nSecond one, still");
+    view.rerender(<Markdown text={streamed.piece} streaming streamed={streamed} />);
+    await act(async () => undefined);
+    const second = view.container.querySelectorAll("p")[1]!;
+    expect(second.textContent).toBe("Second one, still");
+
+    streamed = appendStreamed(streamed, " written.\n\nThird.");
+    view.rerender(
+      <Markdown
+        text={"First *paragraph*.\n\nSecond one, still written.\n\nThird."}
+        streaming
+        streamed={streamed}
+      />,
+    );
+    await act(async () => undefined);
+    const [, closed, third] = view.container.querySelectorAll("p");
+    expect(closed).toBe(second);
+    expect(closed!.textContent).toBe("Second one, still written.");
+    expect(third!.textContent).toBe("Third.");
+
+    // Closing it (no new text in it) leaves even its text node in place.
+    const before = closed!.firstChild;
+    streamed = appendStreamed(streamed, "\n\nFourth");
+    view.rerender(
+      <Markdown
+        text={"First *paragraph*.\n\nSecond one, still written.\n\nThird.\n\nFourth"}
+        streaming
+        streamed={streamed}
+      />,
+    );
+    await act(async () => undefined);
+    const paragraphs = view.container.querySelectorAll("p");
+    expect(paragraphs[1]).toBe(second);
+    expect(paragraphs[1]!.firstChild).toBe(before);
+    expect(paragraphs[2]!.textContent).toBe("Third.");
+  });
+});
+
 describe("an open code fence shown as plain code", () => {
   const open = [
     "```js\nconst a",
