@@ -213,6 +213,12 @@ export async function run() {
     const traceStart = await page.evaluate(() => performance.timeOrigin + performance.now());
     await box.press("Enter");
     await page.locator('article[data-role="assistant"][data-status="complete"]').waitFor({ timeout: 60_000 });
+    // A renderer still catching up shows the last tokens a moment after the reply is complete:
+    // that is a slower rate (measured above), not a lost token. Wait for the last token (a while,
+    // not forever: one never shown is the failure this checks), then a little more.
+    await page
+      .waitForFunction(() => window.__bench.lastTokenAt > 0, undefined, { polling: 100, timeout: 10_000 })
+      .catch(() => undefined);
     await page.waitForTimeout(200);
     const traceEnd = await page.evaluate(() => performance.timeOrigin + performance.now());
     const trace = await browser.stopTracing();
