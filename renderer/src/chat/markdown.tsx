@@ -77,7 +77,7 @@ const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
  * layout as well (the blocks parsed are the blocks newly laid out); at a few tenths of a
  * millisecond a block, it still parses several times what a fast stream brings per frame.
  */
-const parseBudgetMs = 2;
+const parseBudgetMs = 4;
 
 /**
  * Parses the blocks not parsed yet, in order, for at most `budgetMs`; returns how many blocks from
