@@ -25,6 +25,8 @@ const tricky: Record<string, string> = {
     "Here is code:\n```python\nprint(1)\n\nprint(2)\n```\nand more `inline`",
   "fences of different markers": "~~~\n```\nnot closing\n~~~\n\n````md\n```js\ninner\n```\n````\nend",
   "a list holding a fence": "1. step\n   ```sh\n   npm test\n   ```\n2. next\n```\nopen at the end",
+  "blocks of every kind closing one after another":
+    "# Heading\n\nA paragraph with **bold**.\n\n- a list\n- of two\n\n| t | u |\n| - | - |\n| 1 | 2 |\n\n```py\nprint(1)\n```\n\n> a quote\n\nlast words",
   "html and quotes": "<details>\n```\nnot a fence here\n</details>\n\n> quote\n```\ncode",
 };
 
