@@ -25,9 +25,17 @@ const tickMs = 10;
 /** Token i of the reply: a word, with a paragraph break every 80 tokens (Markdown blocks). */
 const token = (i) => (i % 80 === 79 ? `w${i}\n\n` : `w${i} `);
 
-/** The provider: the first streamed request gets the long reply; others (the title) a short one. */
+const sseFrame = (delta, extra = {}) =>
+  `data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+
+/**
+ * The provider: the first streamed request gets the long reply; others (the title) a short one
+ * (its first tokens). The reply's frames are written out before the stream starts: the provider shares the machine
+ * with the page being measured, and a real provider's work is not done on it.
+ */
 function startProvider() {
   let served = false;
+  const replyFrames = Array.from({ length: totalTokens }, (_, i) => sseFrame({ content: token(i) }));
   const server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += chunk;
@@ -37,8 +45,6 @@ function startProvider() {
       return;
     }
     const request = JSON.parse(body || "{}");
-    const frame = (delta, extra = {}) =>
-      `data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
     if (!request.stream) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(
@@ -56,7 +62,7 @@ function startProvider() {
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    res.write(frame({ role: "assistant", content: "" }));
+    res.write(sseFrame({ role: "assistant", content: "" }));
     const count = served ? 3 : totalTokens;
     served = true;
     const perTick = (tokensPerSecond * tickMs) / 1000;
@@ -69,11 +75,11 @@ function startProvider() {
         Math.floor(((performance.now() - started) / 1000) * tokensPerSecond) + perTick,
       );
       let chunk = "";
-      for (; sent < due; sent++) chunk += frame({ content: token(sent) });
+      for (; sent < due; sent++) chunk += replyFrames[sent];
       res.write(chunk);
       await new Promise((r) => setTimeout(r, tickMs));
     }
-    res.write(frame({}, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
+    res.write(sseFrame({}, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
     res.write(
       `data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [], usage: { prompt_tokens: 5, completion_tokens: count, total_tokens: count + 5 } })}\n\n`,
     );
