@@ -25,6 +25,8 @@ const tricky: Record<string, string> = {
     "Here is code:\n```python\nprint(1)\n\nprint(2)\n```\nand more `inline`",
   "fences of different markers": "~~~\n```\nnot closing\n~~~\n\n````md\n```js\ninner\n```\n````\nend",
   "a list holding a fence": "1. step\n   ```sh\n   npm test\n   ```\n2. next\n```\nopen at the end",
+  "blocks of every kind closing one after another":
+    "# Heading\n\nA paragraph with **bold**.\n\n- a list\n- of two\n\n| t | u |\n| - | - |\n| 1 | 2 |\n\n```py\nprint(1)\n```\n\n> a quote\n\nlast words",
   "html and quotes": "<details>\n```\nnot a fence here\n</details>\n\n> quote\n```\ncode",
 };
 
@@ -62,6 +64,47 @@ describe("streamed Markdown against the one-shot render", () => {
       }
     });
   }
+});
+
+describe("a block that closes while the reply streams", () => {
+  it("keeps its DOM: the paragraph shown while it was written is the one shown once it is closed", async () => {
+    const view = render(<Markdown text="" streaming />);
+    let streamed = appendStreamed(null, "First *paragraph*.\n\nSecond one, still");
+    view.rerender(<Markdown text={streamed.piece} streaming streamed={streamed} />);
+    await act(async () => undefined);
+    const second = view.container.querySelectorAll("p")[1]!;
+    expect(second.textContent).toBe("Second one, still");
+
+    streamed = appendStreamed(streamed, " written.\n\nThird.");
+    view.rerender(
+      <Markdown
+        text={"First *paragraph*.\n\nSecond one, still written.\n\nThird."}
+        streaming
+        streamed={streamed}
+      />,
+    );
+    await act(async () => undefined);
+    const [, closed, third] = view.container.querySelectorAll("p");
+    expect(closed).toBe(second);
+    expect(closed!.textContent).toBe("Second one, still written.");
+    expect(third!.textContent).toBe("Third.");
+
+    // Closing it (no new text in it) leaves even its text node in place.
+    const before = closed!.firstChild;
+    streamed = appendStreamed(streamed, "\n\nFourth");
+    view.rerender(
+      <Markdown
+        text={"First *paragraph*.\n\nSecond one, still written.\n\nThird.\n\nFourth"}
+        streaming
+        streamed={streamed}
+      />,
+    );
+    await act(async () => undefined);
+    const paragraphs = view.container.querySelectorAll("p");
+    expect(paragraphs[1]).toBe(second);
+    expect(paragraphs[1]!.firstChild).toBe(before);
+    expect(paragraphs[2]!.textContent).toBe("Third.");
+  });
 });
 
 describe("an open code fence shown as plain code", () => {

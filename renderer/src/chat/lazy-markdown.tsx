@@ -8,11 +8,18 @@ import { deferredComponent } from "../ui/deferred-component.js";
 
 const DeferredMarkdown = deferredComponent(() => import("./markdown.js").then((module) => module.Markdown));
 
-/** Loads the renderer and, in a later idle moment, runs its parser once so a first reply is quick. */
+/**
+ * Loads the renderer and, in later idle moments (one sample each), runs its parser over a sample
+ * of every kind of block so a first reply is quick.
+ */
 export function preloadMarkdown(): Promise<unknown> {
   return DeferredMarkdown.preload().then(() =>
     import("./markdown.js").then(({ warmUpMarkdown }) => {
-      if (typeof requestIdleCallback === "function") requestIdleCallback(() => warmUpMarkdown());
+      if (typeof requestIdleCallback !== "function") return;
+      const step = (index: number) => {
+        if (warmUpMarkdown(index)) requestIdleCallback(() => step(index + 1));
+      };
+      requestIdleCallback(() => step(0));
     }),
   );
 }

@@ -88,15 +88,24 @@ export function parseBlock(text: string, math: MathPlugins | null, wantHighlight
 }
 
 /**
- * Parses a sample of every kind of block once, so the first reply's first frame does not pay for
- * the parser's first run (its tables and the compiler's first pass). Run while the page is idle.
+ * Samples of every kind of block, smallest first: parsing each once makes the first reply's first
+ * frame not pay for the parser's first run (its tables and the compiler's first pass).
  */
-export function warmUpMarkdown(): void {
-  renderMarkdown({
-    children:
-      "# Title\n\nSome *text*, `code` and a [link](https://example.com).\n\n- item\n\n| a |\n| - |\n| b |\n\n```js\nconst a = 1;\n```",
-    remarkPlugins,
-    rehypePlugins,
-    components,
-  });
+const warmUpSamples = [
+  "text",
+  "Some *text*, `code` and a [link](https://example.com).",
+  "# Title\n\n- item\n- item",
+  "| a |\n| - |\n| b |",
+  "```js\nconst a = 1;\n```",
+];
+
+/**
+ * Parses one warm-up sample; returns whether any are left. Run one per idle callback: the first
+ * runs are slow (cold code), and all of them in one task would be a long task of its own.
+ */
+export function warmUpMarkdown(step: number): boolean {
+  const sample = warmUpSamples[step];
+  if (sample === undefined) return false;
+  renderMarkdown({ children: sample, remarkPlugins, rehypePlugins, components });
+  return step + 1 < warmUpSamples.length;
 }

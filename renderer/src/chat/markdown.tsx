@@ -20,17 +20,17 @@ import type { StreamedText } from "../stores/streamed-text.js";
 
 export { warmUpMarkdown } from "./markdown-parse.js";
 
-const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
-  const math = useMathPlugins(text);
-  return <div className="markdown-block">{parseBlock(text, math, highlight)}</div>;
-});
-
-/** The block still being written: parsed unhighlighted, or, ending in an open code fence, partly plain. */
-export const OpenBlock = memo(function OpenBlock({ text }: { text: string }) {
-  const fence = useMemo(() => openFenceOf(text), [text]);
+/**
+ * One block, open (still being written: parsed unhighlighted, and a code block still open at its
+ * end shown as plain code) or closed. One component for both, so a block that closes keeps its
+ * place in React's tree: a paragraph's closed parse is the very element its last open parse was
+ * (one cache entry), and closing it costs nothing; a remount would rebuild and lay out its DOM again.
+ */
+const MarkdownBlock = memo(function MarkdownBlock({ text, open }: { text: string; open: boolean }) {
+  const fence = useMemo(() => (open ? openFenceOf(text) : null), [open, text]);
   const parsed = fence ? fence.prefix : text;
   const math = useMathPlugins(parsed);
-  if (!fence) return <div className="markdown-block">{parseBlock(text, math, false)}</div>;
+  if (!fence) return <div className="markdown-block">{parseBlock(text, math, !open)}</div>;
   return (
     <div className="markdown-block">
       {fence.prefix ? parseBlock(fence.prefix, math, false) : null}
@@ -39,6 +39,9 @@ export const OpenBlock = memo(function OpenBlock({ text }: { text: string }) {
     </div>
   );
 });
+
+/** The block still being written. */
+export const OpenBlock = ({ text }: { text: string }) => <MarkdownBlock text={text} open />;
 
 /** What of a block must be parsed before it can be shown (its part before an open fence, if open). */
 const parsedPartOf = (block: string, open: boolean): string =>
@@ -62,19 +65,41 @@ const sameGroup = (a: BlockGroupProps, b: BlockGroupProps): boolean =>
 const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
   return (
     <div className="markdown-group">
-      {blocks.map((block, index) =>
-        index === open ? (
-          <OpenBlock key={index} text={block} />
-        ) : (
-          <MarkdownBlock key={index} text={block} highlight />
-        ),
-      )}
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} text={block} open={index === open} />
+      ))}
     </div>
   );
 }, sameGroup);
 
-/** How long one render may spend parsing new blocks of a streaming reply. */
+/**
+ * How long one render may spend parsing new blocks of a streaming reply. It bounds the frame's
+ * layout as well (the blocks parsed are the blocks newly laid out); at a few tenths of a
+ * millisecond a block, it still parses several times what a fast stream brings per frame.
+ */
 const parseBudgetMs = 4;
+
+/**
+ * Parses the blocks not parsed yet, in order, for at most `budgetMs`; returns how many blocks from
+ * the start are parsed (and may be shown). Reads the clock on purpose: this is the time slicing.
+ */
+function blocksParsedWithin(blocks: readonly string[], open: number, budgetMs: number): number {
+  const partOf = (index: number) => parsedPartOf(blocks[index] as string, index === open);
+  const isParsed = (index: number) => {
+    const part = partOf(index);
+    return !part || isBlockParsed(part, currentMathPlugins(part), index !== open);
+  };
+  // Blocks are parsed in order: the ones still to parse are the tail.
+  let first = blocks.length;
+  while (first > 0 && !isParsed(first - 1)) first--;
+  const deadline = performance.now() + budgetMs;
+  for (let index = first; index < blocks.length; index++) {
+    if (performance.now() > deadline) return index;
+    const part = partOf(index);
+    if (part) parseBlock(part, currentMathPlugins(part), index !== open);
+  }
+  return blocks.length;
+}
 
 interface MarkdownProps {
   text: string;
@@ -111,26 +136,7 @@ const MarkdownBlocks = memo(function MarkdownBlocks({ text, streaming = false, s
   // the blocks parsed so far; the next frame goes on.
   const [lagging, setLagging] = useState(false);
   const [, renderAgain] = useReducer((count: number) => count + 1, 0);
-  let shown = blocks.length;
-  if (streaming || lagging) {
-    const partOf = (index: number) => parsedPartOf(blocks[index] as string, index === open);
-    const isParsed = (index: number) => {
-      const part = partOf(index);
-      return !part || isBlockParsed(part, currentMathPlugins(part), index !== open);
-    };
-    // Blocks are parsed in order: the ones still to parse are the tail.
-    let first = blocks.length;
-    while (first > 0 && !isParsed(first - 1)) first--;
-    const deadline = performance.now() + parseBudgetMs;
-    for (let index = first; index < blocks.length; index++) {
-      if (performance.now() > deadline) {
-        shown = index;
-        break;
-      }
-      const part = partOf(index);
-      if (part) parseBlock(part, currentMathPlugins(part), index !== open);
-    }
-  }
+  const shown = streaming || lagging ? blocksParsedWithin(blocks, open, parseBudgetMs) : blocks.length;
   const behind = shown < blocks.length;
   // As transitions: an update made in an animation frame or an effect would otherwise be rendered
   // together with the frame's urgent update (the store's), in one task.
