@@ -157,14 +157,6 @@ export function permissionFlags(launch: PluginHostLaunch): string[] {
   ];
 }
 
-/**
- * V8 flags of the plugin host, for its workers' start-up. A worker's bootstrap leaves ~4 MB of live
- * objects; from V8's default 1 MB semi-space that costs two scavenges copying most of them, ~3 ms
- * of a ~60 ms worker start, and touches more pages. Starting new space at 4 MB skips both (measured:
- * ~3–4 ms of CPU and ~1 MB resident less per worker; scripts/bench/plugin-load.bench.mjs).
- */
-export const WORKER_START_FLAGS = ["--min-semi-space-size=4"] as const;
-
 export class PluginHostProcess {
   private exited = false;
 
@@ -180,7 +172,7 @@ export class PluginHostProcess {
 
   static start(launch: PluginHostLaunch, events: PluginHostEvents): Promise<PluginHostProcess> {
     const child = (launch.spawn ?? spawnNodePluginHost)(launch.bundle.entry, {
-      execArgv: [...permissionFlags(launch), ...WORKER_START_FLAGS],
+      execArgv: permissionFlags(launch),
       env: { ...pluginHostEnv(), ...launch.env },
       ...(launch.execPath && { execPath: launch.execPath }),
       ...(launch.spares && { args: [String(launch.spares.count), String(launch.spares.heapMb)] }),
