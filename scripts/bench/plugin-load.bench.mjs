@@ -7,6 +7,17 @@
 // a file or ES module entry, SHARE_ENV, unpiped stdio, no resourceLimits, a 1 MB stack,
 // trackUnmanagedFds off, the permission model, or starting them 2, 3 or 4 at a time changed it
 // beyond the noise. 50 of them on 2 cores are ~1.5 s, above the 1 s target.
+// Measured per thread (/proc/thread-self/stat, 40 workers, Node 20.20): a worker's own thread
+// spends ~43 ms in Node's bootstrap (Node 20 bootstraps a worker in JS, not from the snapshot:
+// builtins compiled from their code cache, two young-generation scavenges), the rest of the ~60 ms
+// is the process's (the Worker's set-up, V8's helper threads, page faults). On top, our worker
+// spends ~12 ms (its entry ~2.5, init and the ready call ~6, register ~3; register was ~7.5 with
+// `import()`, which starts the ES module loader in every worker: plugin-module.ts). Neither
+// maxYoungGenerationSizeMb, codeRangeSizeMb, --single-threaded-gc, --v8-pool-size, --max-lazy,
+// --lite-mode nor malloc arena limits moved the floor. --min-semi-space-size=4 skips the two
+// scavenges (~3 ms a worker), but any V8 flag changes V8's flag hash, so Node rejects the code
+// cache of all its builtins (NODE_DEBUG_NATIVE=CODE_CACHE) and the plugin host's own start cost
+// ~50 % more: end to end no gain, not used.
 import { Worker } from "node:worker_threads";
 import { figure } from "./figure.mjs";
 import { allLoaded, homeWithPlugins, startHost } from "./plugin-host-rig.mjs";

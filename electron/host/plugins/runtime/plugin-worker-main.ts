@@ -5,12 +5,12 @@
  * `register`, and runs the handlers the host invokes. What it needs of the worker's globals is taken before any plugin code runs, so a plugin
  * that replaces `JSON`, `Array.prototype.map` or `fetch` only changes its own worker.
  */
-import { getHeapStatistics } from "node:v8";
+import type { getHeapStatistics as GetHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
-import { pathToFileURL } from "node:url";
 import type { RegisterFn } from "../../../../plugins/sdk/types.js";
 import type { CtxCalls, Frame, PluginCalls, WorkerBoot } from "./boundary.js";
 import { Endpoint } from "./endpoint.js";
+import { loadPluginModule } from "./plugin-module.js";
 import { createWorkerCtx, type WorkerCtx } from "./worker-ctx.js";
 
 class PluginLoadError extends Error {
@@ -31,6 +31,15 @@ for (const name of ["kill", "_kill"] as const) {
   Object.defineProperty(process, name, { value: refuseSignals, writable: false, configurable: false });
 }
 
+/** `node:v8` is loaded at the first heartbeat, after the plugin loaded: a worker's start is its plugin's load. */
+let heapStatistics: (() => { used_heap_size: number }) | undefined;
+const heapUsedBytes = (): number => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- this entry runs only as CommonJS (plugin-worker.cjs)
+  heapStatistics ??= (require("node:v8") as { getHeapStatistics: typeof GetHeapStatistics })
+    .getHeapStatistics;
+  return heapStatistics().used_heap_size;
+};
+
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function pickRegister(mod: Record<string, unknown>, main: string): RegisterFn {
@@ -48,7 +57,7 @@ const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginC
     register: async ({ file, main }) => {
       let mod: Record<string, unknown>;
       try {
-        mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+        mod = await loadPluginModule(file);
       } catch (error) {
         throw new PluginLoadError(`Loading ${main} failed: ${describe(error)}`);
       }
@@ -70,7 +79,7 @@ const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginC
       worker.forks.update(forkId, state);
       return null;
     },
-    ping: () => ({ heapUsedMb: getHeapStatistics().used_heap_size / MB }),
+    ping: () => ({ heapUsedMb: heapUsedBytes() / MB }),
   },
   { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
 );
