@@ -107,12 +107,25 @@ export function createRedactor(options: RedactorOptions): { redact: Redact } {
     return knownPattern;
   }
 
+  /** Whether `text` holds anything a rule or a known key could mask (one scan each, no settings read). */
+  function mayNeedMasking(text: string, known: RegExp | null): boolean {
+    if (MAY_MATCH_A_RULE.test(text)) return true;
+    if (!known) return false;
+    known.lastIndex = 0;
+    const found = known.test(text);
+    known.lastIndex = 0;
+    return found;
+  }
+
   function redact(text: string, redactOptions: RedactOptions = {}): string {
-    if (!redactOptions.force && !options.enabled()) return text;
     if (typeof text !== "string" || text === "") return text;
+    const known = knownKeysPattern();
+    // Most text has nothing to mask: it is answered before asking whether masking is on, which
+    // reads the settings (a stat of config.yaml) and sat on every plugin call's way back.
+    if (!mayNeedMasking(text, known)) return text;
+    if (!redactOptions.force && !options.enabled()) return text;
     let out = text;
     // Literal vault keys go first: a shape rule could mask part of one and leave a tail behind.
-    const known = knownKeysPattern();
     if (known) out = out.replace(known, maskKeepingPrefix);
     if (!MAY_MATCH_A_RULE.test(out)) return out;
     for (const rule of RULES) {

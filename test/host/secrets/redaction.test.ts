@@ -185,3 +185,40 @@ describe("redact: text without secrets", () => {
     expect(redact("")).toBe("");
   });
 });
+
+describe("redact: asks whether masking is on only when something would be masked", () => {
+  // `enabled` reads the settings (a stat of config.yaml): text with nothing to mask skips it.
+  function counted(enabled: boolean, keys: string[] = []) {
+    let asked = 0;
+    const { redact } = createRedactor({
+      knownKeys: () => keys,
+      enabled: () => {
+        asked += 1;
+        return enabled;
+      },
+    });
+    return { redact, asked: () => asked };
+  }
+
+  it("answers plain text without asking, and with masking off changes nothing", () => {
+    const vaultKey = "vault-key-0123456789abcdef";
+    const on = counted(true, [vaultKey]);
+    expect(on.redact("The answer is 42.")).toBe("The answer is 42.");
+    expect(on.asked()).toBe(0);
+    expect(on.redact(`token ${vaultKey} here`)).not.toContain(vaultKey);
+    expect(on.redact("key sk-test-0000000000000000000000000000abcd")).not.toContain("0000abcd");
+    expect(on.asked()).toBe(2);
+    const off = counted(false, [vaultKey]);
+    expect(off.redact(`token ${vaultKey} here`)).toBe(`token ${vaultKey} here`);
+    expect(off.asked()).toBe(1);
+  });
+
+  it("a forced call masks without asking, and a known key is found at any position, call after call", () => {
+    const vaultKey = "vault-key-0123456789abcdef";
+    const { redact, asked } = counted(false, [vaultKey]);
+    for (let i = 0; i < 3; i++) {
+      expect(redact(`${"x".repeat(i * 7)} ${vaultKey}`, { force: true })).not.toContain(vaultKey);
+    }
+    expect(asked()).toBe(0);
+  });
+});
