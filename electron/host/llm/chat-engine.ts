@@ -244,10 +244,10 @@ export class ChatEngine {
   }
 }
 
-/** Where the SDK posts a chat request (as fetch names it: origin, path and query). */
 /** Parsed once per endpoint: a URL parse per request sat in front of every first token. */
 const completionsURLs = new Map<string, string>();
 
+/** Where the SDK posts a chat request (as fetch names it: origin, path and query). */
 function chatCompletionsURL(baseURL: string): string {
   let known = completionsURLs.get(baseURL);
   if (known === undefined) {

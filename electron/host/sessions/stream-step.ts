@@ -102,7 +102,9 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   const ensureReply = (route: Route, answered = true, firstText = ""): MessageRecord => {
     if (reply) return reply;
     if (reserved && skipped.length) {
-      deps.transcript.dropReserved(reserved);
+      // Another route answers, after the notice saying so: the row reserved for the first goes.
+      // Nobody was told of it, but a client that read the transcript meanwhile holds it.
+      deps.transcript.remove(sessionId, [reserved.id]);
       reserved = null;
     }
     if (answered && skipped.length) {

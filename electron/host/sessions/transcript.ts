@@ -180,10 +180,10 @@ export class Transcript {
 
   /**
    * Announces a new message (with no text yet: clients need the reply before its first delta),
-   * then stores it with the announced identity and `input.content` in one transaction with
-   * `alsoWrite`. Why: a reply's row and its first text are one write in front of the first token.
+   * then stores it with the announced identity and `input.content`. Why: a reply whose row was not
+   * reserved (a fallback's) writes its row and first text as one write in front of the first token.
    */
-  appendAnnouncedFirst(input: NewMessage, alsoWrite: () => void = () => undefined): MessageRecord {
+  appendAnnouncedFirst(input: NewMessage): MessageRecord {
     this.writeUnwritten();
     const store = this.store();
     const keep = { id: randomUUID(), createdAt: this.clock.now() };
@@ -201,10 +201,7 @@ export class Transcript {
         meta: (input.meta ?? {}) as MessageMeta,
       },
     });
-    const record = store.transaction(() => {
-      alsoWrite();
-      return store.appendMessage(input, keep);
-    });
+    const record = store.appendMessage(input, keep);
     this.keep(record);
     // A seq the cache got wrong would show here; then correct what clients saw.
     return record.seq === seq ? record : this.announce(record);
@@ -226,18 +223,6 @@ export class Transcript {
   startReserved(record: MessageRecord, firstText: string): MessageRecord {
     if (firstText) this.store().appendDelta(record.id, firstText);
     return this.announce(record);
-  }
-
-  /**
-   * Removes a reserved reply (another route answers, after a notice). It was never announced, but a
-   * client that read the transcript meanwhile holds it, so its removal is.
-   */
-  dropReserved(record: MessageRecord): void {
-    const list = this.cache.get(record.sessionId);
-    if (list?.at(-1)?.id === record.id) list.pop();
-    else this.forget(record.sessionId);
-    this.store().deleteMessages([record.id]);
-    this.emit("session.message.removed", record.sessionId, { messageIds: [record.id] });
   }
 
   update(messageId: string, patch: MessagePatch): MessageRecord {
