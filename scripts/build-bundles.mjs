@@ -11,30 +11,11 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const appDir = join(root, "out", "app");
-const external = ["electron", "keytar", "better-sqlite3"];
+// The host loads these at run time: Electron itself, and the native addons.
+const hostExternal = ["electron", "keytar", "better-sqlite3"];
 
-await build({
-  configFile: false,
-  logLevel: "warn",
-  build: {
-    ssr: true,
-    target: "node20",
-    outDir: appDir,
-    emptyOutDir: true,
-    minify: false,
-    sourcemap: true,
-    rollupOptions: {
-      input: { web: join(root, "electron", "web.ts"), main: join(root, "electron", "main.ts") },
-      output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
-    },
-  },
-  ssr: { noExternal: true, external },
-});
-
-// The plugin host process and its per-plugin worker (docs/contract.md §5.4): own entries, so the plugin host
-// loads nothing of the host but the boundary it shares. It may read only this folder's files.
-const runtimeDir = join(root, "electron", "host", "plugins", "runtime");
-const buildPluginRuntimeEntry = (name, output) =>
+/** A bundle for Node in out/app: every import inlined but `external`. */
+const buildForNode = ({ input, output, emptyOutDir, sourcemap, external = [] }) =>
   build({
     configFile: false,
     logLevel: "warn",
@@ -42,12 +23,31 @@ const buildPluginRuntimeEntry = (name, output) =>
       ssr: true,
       target: "node20",
       outDir: appDir,
-      emptyOutDir: false,
+      emptyOutDir,
       minify: false,
-      sourcemap: false,
-      rollupOptions: { input: { [name]: join(runtimeDir, `${name}-main.ts`) }, output },
+      sourcemap,
+      rollupOptions: { input, output },
     },
-    ssr: { noExternal: true },
+    ssr: { noExternal: true, external },
+  });
+
+await buildForNode({
+  input: { web: join(root, "electron", "web.ts"), main: join(root, "electron", "main.ts") },
+  output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+  emptyOutDir: true,
+  sourcemap: true,
+  external: hostExternal,
+});
+
+// The plugin host process and its per-plugin worker (docs/contract.md §5.4): own entries, so the plugin host
+// loads nothing of the host but the boundary it shares. It may read only this folder's files.
+const runtimeDir = join(root, "electron", "host", "plugins", "runtime");
+const buildPluginRuntimeEntry = (name, output) =>
+  buildForNode({
+    input: { [name]: join(runtimeDir, `${name}-main.ts`) },
+    output,
+    emptyOutDir: false,
+    sourcemap: false,
   });
 await buildPluginRuntimeEntry("plugin-host", {
   format: "es",
