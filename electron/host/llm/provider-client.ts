@@ -3,6 +3,7 @@
  * next fallback provider instead (docs/contract.md §9.1), and "Test connection" must answer promptly.
  */
 import OpenAI from "openai";
+import { httpFetch } from "./http-fetch.js";
 
 export interface ProviderEndpoint {
   baseURL: string;
@@ -20,5 +21,6 @@ export function createProviderClient(endpoint: ProviderEndpoint): OpenAI {
     maxRetries: 0,
     timeout: endpoint.timeoutMs ?? 600_000,
     dangerouslyAllowBrowser: false,
+    fetch: httpFetch,
   });
 }
