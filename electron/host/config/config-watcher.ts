@@ -8,13 +8,21 @@ import path from "node:path";
 
 const WATCH_DEBOUNCE_MS = 40;
 
-/** Calls `onChange` after each burst of changes to `file`; returns the function that stops it. */
-export function watchConfigFile(file: string, onChange: () => void): () => void {
+/**
+ * Calls `onChange` after each burst of changes to `file`, and `onStir` at once on each event of
+ * the burst; returns the function that stops it.
+ */
+export function watchConfigFile(
+  file: string,
+  onChange: () => void,
+  onStir: () => void = () => undefined,
+): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let watcher: fs.FSWatcher | null = null;
   const onEvent = () => {
     if (stopped) return;
+    onStir();
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;

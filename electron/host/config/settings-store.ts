@@ -69,6 +69,8 @@ export class SettingsStore {
   #snapshot: Snapshot | null = null;
   /** Set when a corrupt file was moved aside; lasts until a hand-made config.yaml parses. */
   #movedAside: { notice: ConfigNotice; fingerprint: string } | null = null;
+  /** The watcher saw the file change since the last look (see `watched`). */
+  #stirred = false;
   #ownWriteFingerprint: string | null = null;
   readonly #listeners = new Set<SettingsListener>();
   #lastEmitted: { settings: Settings; notices: ConfigNotice[] };
@@ -89,18 +91,35 @@ export class SettingsStore {
     }
     this.#lastEmitted = { settings: this.#read().settings, notices: this.notices() };
     if (this.#snapshot?.noAccess) throw this.#snapshot.noAccess;
-    this.#stopWatching = watchConfigFile(this.path, () => {
-      if (this.#closed) return;
-      try {
-        this.#emitIfChanged();
-      } catch (error) {
-        console.error("reading config.yaml after a change failed:", error);
-      }
-    });
+    this.#stopWatching = watchConfigFile(
+      this.path,
+      () => {
+        if (this.#closed) return;
+        try {
+          this.#emitIfChanged();
+        } catch (error) {
+          console.error("reading config.yaml after a change failed:", error);
+        }
+      },
+      () => (this.#stirred = true),
+    );
   }
 
   /** The effective settings (defaults where the file says nothing or something invalid). */
   get(): Settings {
+    return this.#read().settings;
+  }
+
+  /**
+   * As `get()`, but the file is looked at only when the watcher saw it stir since the last look:
+   * a hand edit is seen once its event has arrived (at once where the folder can be watched,
+   * within a second where it is polled). For a chat turn's settings, read in front of its
+   * request; a check that must see an edit on the very next call (a plugin's trust policy) uses
+   * `get()` or `view()`, which always look.
+   */
+  watched(): Settings {
+    if (!this.#stirred && this.#snapshot) return this.#snapshot.settings;
+    this.#stirred = false;
     return this.#read().settings;
   }
 

@@ -133,8 +133,9 @@ export class TurnRunner {
   private async runLoop(spec: TurnSpec, settleUser: () => void): Promise<AgentLoopResult> {
     const { turnId, gatewaySessionKey, session } = spec;
     const sessionId = session.id;
-    // Settings are read once per turn: the routes below carry everything the requests need.
-    const settings = this.deps.settings.get();
+    // Settings are read once per turn: the routes below carry everything the requests need. The
+    // watcher tells of a hand edit, so the file is not looked at in front of every request.
+    const settings = this.deps.settings.watched();
     const routes = turnRoutes(session.snapshot, settings);
     if (this.deps.hooks.count("pre_llm_call")) {
       // A plugin's hook may take its time: the message is not left in memory for it.

@@ -342,6 +342,32 @@ describe("SettingsStore: hand edits while running", () => {
     expect(store.get().display.busy_input_mode).toBe("interrupt");
   });
 
+  it("watched() sees its own writes at once, and a hand edit once the watcher tells of it", async () => {
+    const home = makeTempHome();
+    const store = openStore(home);
+    store.set("display.busy_input_mode", "queue");
+    expect(store.watched().display.busy_input_mode).toBe("queue");
+
+    fs.writeFileSync(store.path, "display:\n  busy_input_mode: steer\n");
+    // Until the watcher's event arrives it has not looked (a turn's request pays no file check).
+    expect(store.watched().display.busy_input_mode).toBe("queue");
+    await waitFor(
+      "watched() to see the hand edit",
+      () => store.watched().display.busy_input_mode === "steer",
+    );
+
+    // Through an atomic rename, as editors save.
+    fs.writeFileSync(`${store.path}.swp`, "display:\n  busy_input_mode: interrupt\n");
+    fs.renameSync(`${store.path}.swp`, store.path);
+    await waitFor(
+      "watched() to see the rename",
+      () => store.watched().display.busy_input_mode === "interrupt",
+    );
+    // And it keeps what it saw: no look at the file until the next event.
+    expect(store.watched()).toBe(store.watched());
+    expect(store.watched().display.busy_input_mode).toBe("interrupt");
+  });
+
   it("fires onChange once for its own write, with the new settings", () => {
     const store = openStore(makeTempHome());
     const seen: string[] = [];
