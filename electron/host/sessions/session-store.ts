@@ -180,6 +180,16 @@ export class SessionStore {
     return this.guard(() => this.appendInTransaction(input, true, keep));
   }
 
+  /**
+   * Appends a reply's row ahead of its text, as `streaming`, without moving its session to the
+   * top: the turn's person's message does that as it is settled, and the reply's end does it
+   * again. Why: the row is written in the commit that overlaps the request, and the session's
+   * update-time index is one write less there.
+   */
+  reserveReply(input: NewMessage & { role: "assistant"; status: "streaming" }): MessageRecord {
+    return this.guard(() => this.appendInTransaction(input, true));
+  }
+
   /** Completes a message of `appendUserMessageIndexLater`; a no-op when already settled. */
   settleUserMessage(messageId: string): void {
     this.guard(() => this.settleInTransaction(messageId));

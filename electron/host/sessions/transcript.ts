@@ -214,7 +214,7 @@ export class Transcript {
    */
   reserveReply(input: NewMessage & { role: "assistant"; status: "streaming" }): MessageRecord {
     this.writeUnwritten();
-    const record = this.store().appendMessage({ ...input, content: "" });
+    const record = this.store().reserveReply({ ...input, content: "" });
     this.keep(record);
     return record;
   }
