@@ -14,7 +14,7 @@ afterEach(async () => {
 
 async function siteWith(
   files: Record<string, string>,
-): Promise<{ dir: string; get(path: string): Promise<string> }> {
+): Promise<{ dir: string; get(path: string): Promise<string>; base: string }> {
   const temp = tempHome("hermes-read-ahead-");
   cleanups.push(() => temp.cleanup());
   for (const [name, text] of Object.entries(files)) {
@@ -27,7 +27,7 @@ async function siteWith(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { dir: temp.dir, get: async (path) => (await fetch(base + path)).text() };
+  return { dir: temp.dir, get: async (path) => (await fetch(base + path)).text(), base };
 }
 
 const shell =
@@ -63,5 +63,17 @@ describe("the shell read ahead", () => {
     await readShellAhead(site.dir);
     expect(await site.get("/")).toBe(shell);
     expect(await site.get("/assets/app.js")).toBe("Not found");
+  });
+
+  it("serves the shell with the page's security headers, and no opener policy that costs a process swap", async () => {
+    const site = await siteWith({ "index.html": shell, "assets/app.js": "first" });
+    for (const path of ["/", "/assets/app.js"]) {
+      const { headers } = await fetch(site.base + path);
+      expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(headers.get("x-frame-options")).toBe("DENY");
+      expect(headers.get("x-content-type-options")).toBe("nosniff");
+      expect(headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      expect(headers.get("cross-origin-opener-policy")).toBeNull();
+    }
   });
 });
