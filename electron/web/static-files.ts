@@ -23,7 +23,7 @@ export function contentSecurityPolicy(port: number): string {
 /**
  * No Cross-Origin-Opener-Policy: in Chromium it makes the first navigation of a new tab swap its
  * renderer process for a fresh one (~150–200 ms before the first paint, measured), and this page
- * needs no cross-origin isolation (VS Code's and Jupyter's web servers send none either). What it
+ * needs no cross-origin isolation (what the header is for, with COEP: SharedArrayBuffer). What it
  * would add — cutting a window that opened this page off from it — is covered here: nothing works
  * without the launch token, which another window cannot read; the page cannot be framed; and the
  * only message listener (plugin pages) answers its own sandboxed frame alone.
