@@ -266,6 +266,9 @@ export async function run() {
     const categories = ["devtools.timeline", "toplevel"];
     // BENCH_TRACE_JS=1 adds JS samples (they cost time of their own, so not by default).
     if (profiling && process.env.BENCH_TRACE_JS) categories.push("disabled-by-default-v8.cpu_profiler");
+    // BENCH_TRACE_CATEGORIES=v8,cc: more trace categories (what the other threads do).
+    if (profiling && process.env.BENCH_TRACE_CATEGORIES)
+      categories.push(...process.env.BENCH_TRACE_CATEGORIES.split(","));
     await browser.startTracing(page, { categories });
     const traceStart = await page.evaluate(() => performance.timeOrigin + performance.now());
     // BENCH_PROC_CPU=1: CPU seconds each process used from sending to the end of the stream.
