@@ -3,7 +3,7 @@
 // host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,11 +92,62 @@ function startProvider() {
   }));
 }
 
+// BENCH_HOST_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p": Node flags for the host (to profile it).
+const hostNodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const startHost = (home) =>
-  spawnUntilUrl([join(root, "out", "app", "web.js"), "--port", "0", "--home", home], {
+  spawnUntilUrl([...hostNodeArgs, join(root, "out", "app", "web.js"), "--port", "0", "--home", home], {
     cwd: root,
     name: "web host",
   });
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux only). */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The process tree under `pid`, each named by role (Chromium's `--type=`), from /proc. */
+function processTree(pid) {
+  const children = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const named = [];
+  const visit = (p) => {
+    let role;
+    try {
+      const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8").split(/[\0 ]/);
+      const type = cmd.find((a) => a.startsWith("--type="))?.slice(7);
+      const sub = cmd
+        .find((a) => a.startsWith("--utility-sub-type="))
+        ?.split(".")
+        .pop();
+      role = type
+        ? `chromium ${sub ?? type}`
+        : /chrom/i.test(cmd[0])
+          ? "chromium browser"
+          : cmd.slice(0, 2).join(" ");
+    } catch {
+      return;
+    }
+    named.push({ pid: p, role });
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return named;
+}
 
 async function rpc(launchUrl, calls) {
   const url = new URL(launchUrl);
@@ -215,8 +266,19 @@ export async function run() {
     const categories = ["devtools.timeline", "toplevel"];
     // BENCH_TRACE_JS=1 adds JS samples (they cost time of their own, so not by default).
     if (profiling && process.env.BENCH_TRACE_JS) categories.push("disabled-by-default-v8.cpu_profiler");
+    // BENCH_TRACE_CATEGORIES=v8,cc: more trace categories (what the other threads do).
+    if (profiling && process.env.BENCH_TRACE_CATEGORIES)
+      categories.push(...process.env.BENCH_TRACE_CATEGORIES.split(","));
     await browser.startTracing(page, { categories });
     const traceStart = await page.evaluate(() => performance.timeOrigin + performance.now());
+    // BENCH_PROC_CPU=1: CPU seconds each process used from sending to the end of the stream.
+    const processes = process.env.BENCH_PROC_CPU
+      ? processTree(process.pid).map((p) => ({
+          ...p,
+          role: p.pid === process.pid ? "bench+provider" : p.pid === host.child.pid ? "host" : p.role,
+          before: cpuSeconds(p.pid),
+        }))
+      : [];
     await box.press("Enter");
     await page.locator('article[data-role="assistant"][data-status="complete"]').waitFor({ timeout: 60_000 });
     // A renderer still catching up shows the last tokens a moment after the reply is complete:
@@ -227,6 +289,21 @@ export async function run() {
       .catch(() => undefined);
     await page.waitForTimeout(200);
     const traceEnd = await page.evaluate(() => performance.timeOrigin + performance.now());
+    if (processes.length) {
+      const used = processes.map((p) => ({
+        role: p.role,
+        pid: p.pid,
+        cpu_s: +(cpuSeconds(p.pid) - p.before).toFixed(2),
+      }));
+      const total = used.reduce((sum, p) => sum + p.cpu_s, 0);
+      console.error(
+        JSON.stringify({
+          wall_s: +((traceEnd - traceStart) / 1000).toFixed(2),
+          total_cpu_s: +total.toFixed(2),
+          used,
+        }),
+      );
+    }
     const trace = await browser.stopTracing();
     if (profiling) writeFileSync(profiling, trace);
     const { samples, gaps, changes, lastTokenAt } = await page.evaluate(() => window.__bench);

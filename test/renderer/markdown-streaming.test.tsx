@@ -5,7 +5,7 @@
  */
 import { act, cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { Markdown } from "../../renderer/src/chat/markdown";
+import { Markdown, newTextPerRender } from "../../renderer/src/chat/markdown";
 
 afterEach(cleanup);
 
@@ -49,5 +49,28 @@ describe("a streaming reply's Markdown", () => {
     await act(async () => undefined);
     expect(view.container.querySelectorAll("p")).toHaveLength(25);
     expect(view.container.textContent).toContain("w1999");
+  });
+
+  it("adds a burst of plain paragraphs a slice per frame, never all at once, and shows them all", async () => {
+    // 120 plain paragraphs of ~540 characters: they parse at no cost, but each must be laid out.
+    const paragraph = (p: number) => Array.from({ length: 80 }, (_, i) => `w${p * 80 + i}`).join(" ");
+    const text = Array.from({ length: 120 }, (_, p) => paragraph(p)).join("\n\n") + "\n\nopen";
+    const perRender = Math.ceil(newTextPerRender / paragraph(0).length) + 1;
+    const view = render(<Markdown text="" streaming />);
+    // The paragraphs on the page after each commit (an observer's callback runs between tasks).
+    const counts: number[] = [];
+    const observer = new MutationObserver(() => counts.push(view.container.querySelectorAll("p").length));
+    observer.observe(view.container, { childList: true, subtree: true });
+    view.rerender(<Markdown text={text} streaming />);
+    for (let wait = 0; wait < 100 && counts[counts.length - 1] !== 121; wait++) {
+      await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    }
+    observer.disconnect();
+    expect(counts[counts.length - 1]).toBe(121);
+    expect(view.container.textContent).toContain("w9599");
+    // Many steps, each adding at most a render's share (the test's first flush runs two renders).
+    expect(counts.length).toBeGreaterThanOrEqual(Math.floor(121 / perRender));
+    expect(counts[0]).toBeLessThanOrEqual(2 * perRender);
+    counts.slice(1).forEach((count, i) => expect(count - counts[i]!).toBeLessThanOrEqual(perRender));
   });
 });

@@ -16,6 +16,7 @@ import { ProviderRequestError, toProviderRequestError } from "./provider-request
 import { requestKey, withKeychainHint, type RequestKey } from "./request-key.js";
 import { whenSent } from "./request-sent.js";
 import type { Route } from "./route.js";
+import { readChatChunks } from "./sse-reader.js";
 import { emptyUsage, mapUsage, type Usage } from "./usage.js";
 
 export interface ChatOutcome {
@@ -168,16 +169,18 @@ export class ChatEngine {
     let inFlightFailure: { error: unknown } | null = null;
     try {
       const sending = options.whileInFlight ? whenSent(chatCompletionsURL(route.baseURL)) : null;
-      const request = Promise.resolve(
-        client.chat.completions.create(
+      // The raw response, read by our own SSE reader (sse-reader.ts says why); a refusal (4xx/5xx)
+      // is still the SDK's APIError, thrown before any body is read.
+      const request = client.chat.completions
+        .create(
           {
             ...this.requestBody(route, body),
             stream: true,
             stream_options: { include_usage: true },
           } as never,
           { signal: watchdog.signal },
-        ),
-      );
+        )
+        .asResponse();
       if (options.whileInFlight && sending) {
         // A failure while the caller waits is met by the `await` below (or dropped after an abort).
         request.catch(() => undefined).finally(sending.abandon);
@@ -190,23 +193,28 @@ export class ChatEngine {
           throw error;
         }
       }
-      const stream = (await request) as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
-      // An abort mid-stream ends this loop silently (the SDK's behaviour); `stopped` tells it apart.
-      for await (const chunk of stream) {
+      const response = await request;
+      // An abort mid-stream ends this loop with an AbortError, met below; `stopped` tells it apart.
+      for await (const batch of readChatChunks(response)) {
         kick();
-        if (chunk.model) model = chunk.model;
-        if (chunk.usage) usage = mapUsage(chunk.usage);
-        const choice = chunk.choices?.[0];
-        if (!choice) continue;
-        const delta = choice.delta ?? {};
-        if (delta.content) release(shown.push(delta.content));
-        for (const part of delta.tool_calls ?? []) {
-          const slot = (calls[part.index] ??= { id: "", name: "", arguments: "" });
-          if (part.id) slot.id = part.id;
-          if (part.function?.name) slot.name += part.function.name;
-          if (part.function?.arguments) slot.arguments += part.function.arguments;
+        // One network read's deltas leave as one piece: a single redaction scan and one hand-over.
+        let content = "";
+        for (const chunk of batch) {
+          if (chunk.model) model = chunk.model;
+          if (chunk.usage) usage = mapUsage(chunk.usage);
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          const delta = choice.delta ?? {};
+          if (delta.content) content += delta.content;
+          for (const part of delta.tool_calls ?? []) {
+            const slot = (calls[part.index] ??= { id: "", name: "", arguments: "" });
+            if (part.id) slot.id = part.id;
+            if (part.function?.name) slot.name += part.function.name;
+            if (part.function?.arguments) slot.arguments += part.function.arguments;
+          }
+          if (choice.finish_reason) finishReason = choice.finish_reason;
         }
-        if (choice.finish_reason) finishReason = choice.finish_reason;
+        if (content) release(shown.push(content));
       }
     } catch (err) {
       if (inFlightFailure) throw inFlightFailure.error;

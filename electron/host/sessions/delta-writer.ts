@@ -3,9 +3,15 @@
  * reply's row and only then emitted as one `session.delta`, so a crash (even `kill -9`) never loses
  * text a person saw. Batching keeps the speed: a chunk that arrives while nothing is pending goes
  * out at once (the first token waits for one small write, no timer: the one that creates the reply's
- * row, see `pushWritten`), and chunks that arrive in the same burst are gathered until the event
- * loop turns, then written and shown together.
+ * row, see `pushWritten`), and what arrives within a display frame after a batch went out is
+ * gathered and written and shown together when that frame ends. Why a frame and not one turn of
+ * the event loop: a fast provider's reads come more often than a screen can show them, and each
+ * batch rewrites the reply's whole stored text (an SQLite row) and is one message for every client.
  */
+import { systemClock, type Clock, type TimerHandle } from "../clock.js";
+
+/** How long after a batch went out the next is gathered: one frame at 60 Hz. */
+export const DELTA_BATCH_MS = 16;
 
 export interface DeltaSink {
   /** Appends to the stored reply; may throw when the store fails. */
@@ -16,16 +22,20 @@ export interface DeltaSink {
 
 export class DeltaWriter {
   private buffer = "";
-  private windowOpen = false;
+  private window: TimerHandle | null = null;
   private failure: unknown = null;
   private disposed = false;
 
-  constructor(private readonly sink: DeltaSink) {}
+  constructor(
+    private readonly sink: DeltaSink,
+    private readonly clock: Clock = systemClock,
+    private readonly batchMs = DELTA_BATCH_MS,
+  ) {}
 
   push(text: string): void {
     if (this.disposed || !text) return;
     this.buffer += text;
-    if (this.windowOpen) return;
+    if (this.window) return;
     this.flush();
     this.openWindow();
   }
@@ -37,13 +47,17 @@ export class DeltaWriter {
     this.openWindow();
   }
 
-  /** Whatever arrives before the loop turns joins the next batch. */
+  /**
+   * Whatever arrives before the window closes joins the next batch; a batch going out opens the
+   * next window, and a window that closes on nothing lets the next chunk out at once.
+   */
   private openWindow(): void {
-    this.windowOpen = true;
-    setImmediate(() => {
-      this.windowOpen = false;
-      if (!this.disposed) this.flush();
-    });
+    this.window = this.clock.setTimeout(() => {
+      this.window = null;
+      if (this.disposed || !this.buffer) return;
+      this.flush();
+      this.openWindow();
+    }, this.batchMs);
   }
 
   /** Writes, then shows, what is gathered. A failed write is kept for `failed`, the text still shown. */
@@ -64,8 +78,10 @@ export class DeltaWriter {
     return this.failure;
   }
 
-  /** The reply is over: gathered text is written and shown, later pushes are ignored. */
+  /** The reply is over (complete, stopped or failed): gathered text is written and shown now, later pushes are ignored. */
   finish(): void {
+    if (this.window) this.clock.clearTimeout(this.window);
+    this.window = null;
     this.flush();
     this.disposed = true;
   }

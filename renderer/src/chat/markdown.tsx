@@ -80,10 +80,25 @@ const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
 const parseBudgetMs = 4;
 
 /**
- * Parses the blocks not parsed yet, in order, for at most `budgetMs`; returns how many blocks from
- * the start are parsed (and may be shown). Reads the clock on purpose: this is the time slicing.
+ * How much new text one render of a streaming reply may add to the page: the frame lays out what
+ * is added (about a quarter of a millisecond per thousand characters of prose), and a plain line
+ * parses at no cost (markdown-parse.ts), so the parse budget alone no longer bounds it. Several
+ * times what a stream at 20,000 tokens/s brings per frame, so a renderer that fell behind catches up.
  */
-function blocksParsedWithin(blocks: readonly string[], open: number, budgetMs: number): number {
+export const newTextPerRender = 8000;
+
+/**
+ * Parses the blocks not parsed yet, in order, for at most `budgetMs`, and adds to the `shownBefore`
+ * blocks already on the page about `newTextPerRender` characters (always one block at least);
+ * returns how many blocks from the start may be shown. Reads the clock on purpose: this is the time
+ * slicing.
+ */
+function blocksParsedWithin(
+  blocks: readonly string[],
+  open: number,
+  budgetMs: number,
+  shownBefore: number,
+): number {
   const partOf = (index: number) => parsedPartOf(blocks[index] as string, index === open);
   const isParsed = (index: number) => {
     const part = partOf(index);
@@ -92,13 +107,25 @@ function blocksParsedWithin(blocks: readonly string[], open: number, budgetMs: n
   // Blocks are parsed in order: the ones still to parse are the tail.
   let first = blocks.length;
   while (first > 0 && !isParsed(first - 1)) first--;
+  // Blocks parsed by a render that was never shown (React may drop a render) are laid out anew.
+  const start = Math.min(first, shownBefore);
   const deadline = performance.now() + budgetMs;
-  for (let index = first; index < blocks.length; index++) {
-    if (performance.now() > deadline) return index;
+  let added = 0;
+  for (let index = start; index < blocks.length; index++) {
+    if (index > start && (added >= newTextPerRender || performance.now() > deadline)) return index;
     const part = partOf(index);
+    added += (blocks[index] as string).length;
     if (part) parseBlock(part, currentMathPlugins(part), index !== open);
   }
   return blocks.length;
+}
+
+/** How many blocks the last committed render showed (set after each commit, like the splitter's state). */
+class CommittedBlocks {
+  shown = 0;
+  record(count: number): void {
+    this.shown = count;
+  }
 }
 
 interface MarkdownProps {
@@ -136,7 +163,12 @@ const MarkdownBlocks = memo(function MarkdownBlocks({ text, streaming = false, s
   // the blocks parsed so far; the next frame goes on.
   const [lagging, setLagging] = useState(false);
   const [, renderAgain] = useReducer((count: number) => count + 1, 0);
-  const shown = streaming || lagging ? blocksParsedWithin(blocks, open, parseBudgetMs) : blocks.length;
+  const [committed] = useState(() => new CommittedBlocks());
+  const shown =
+    streaming || lagging ? blocksParsedWithin(blocks, open, parseBudgetMs, committed.shown) : blocks.length;
+  useEffect(() => {
+    committed.record(shown);
+  });
   const behind = shown < blocks.length;
   // As transitions: an update made in an animation frame or an effect would otherwise be rendered
   // together with the frame's urgent update (the store's), in one task.

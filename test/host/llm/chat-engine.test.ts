@@ -133,18 +133,25 @@ describe("ChatEngine", () => {
     const clock = new ManualClock();
     const quietEngine = new ChatEngine(vault, clock);
     primary.fault({ kind: "stall", afterChunks: 3 });
-    let deltas = 0;
-    let sawTwo!: () => void;
-    const twoDeltas = new Promise<void>((resolve) => (sawTwo = resolve));
+    // The two content frames before the stall ("Echo:", " one "): one delta or two, as reads fall.
+    let text = "";
+    let sawBoth!: () => void;
+    const bothFrames = new Promise<void>((resolve) => (sawBoth = resolve));
     const pending = quietEngine.stream(
       route(primary),
       { messages: [{ role: "user", content: "one two three four" }] },
-      { timeoutMs: 1000, onDelta: () => ++deltas === 2 && sawTwo() },
+      {
+        timeoutMs: 1000,
+        onDelta: (piece) => {
+          text += piece;
+          if (text === "Echo: one ") sawBoth();
+        },
+      },
     );
-    await twoDeltas;
+    await bothFrames;
     clock.advance(600);
     clock.advance(300);
-    expect(deltas).toBe(2);
+    expect(text).toBe("Echo: one ");
     clock.advance(200);
     await expect(pending).rejects.toMatchObject({
       kind: "timeout",
