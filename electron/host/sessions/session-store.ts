@@ -3,6 +3,7 @@ import type { Clock } from "../clock.js";
 import { MessageTable } from "./message-table.js";
 import { openSessionDatabase } from "./open-database.js";
 import { SessionSearch, type SearchOptions } from "./session-search.js";
+import { SearchTerms } from "./search-terms.js";
 import { SessionStoreError, translateSqliteError } from "./session-store-error.js";
 import { SessionTable } from "./session-table.js";
 import type {
@@ -66,9 +67,10 @@ export class SessionStore {
     });
     try {
       this.sessions = new SessionTable(this.db, options.clock);
-      this.messages = new MessageTable(this.db, options.clock);
+      const terms = new SearchTerms(this.db);
+      this.messages = new MessageTable(this.db, options.clock, terms);
       this.ledger = new UsageLedger(this.db, options.clock);
-      this.finder = new SessionSearch(this.db);
+      this.finder = new SessionSearch(this.db, { terms });
       this.appendInTransaction = this.atomically(
         (input: NewMessage, indexLater: boolean, keep?: KeptIdentity) => {
           const sessionRow = this.requireSessionRow(input.sessionId);
