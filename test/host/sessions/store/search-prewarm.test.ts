@@ -1,29 +1,40 @@
 // Prewarming reads the b-tree pages a search passes through, straight from the file: the small
 // trees whole, the large ones only above their leaves. Checked against SQLite's own page map.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../../electron/host/clock.js";
+import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 import { prewarmBtrees, searchPrewarmPlan } from "../../../../electron/host/sessions/search-prewarm.js";
 import { seededRandom } from "../../../fixtures/seeded-random.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 
 type PageRow = { name: string; pageno: number; pagetype: "internal" | "leaf" | "overflow" };
 
-function seededFile(): string {
-  const { store, file } = openStore();
+// One seeded store for the tests that only read it: deep enough that the message table and
+// index have interior pages above their leaves.
+let seeded = "";
+beforeAll(() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hermes-prewarm-"));
+  seeded = path.join(dir, "sessions.sqlite");
+  const clock = new ManualClock();
+  const store = new SessionStore({ file: seeded, clock });
   const random = seededRandom(3);
   const word = () => Math.floor(random() * 5000).toString(36);
   store.transaction(() => {
-    for (let s = 0; s < 300; s++) {
+    for (let s = 0; s < 200; s++) {
       const session = store.createSession({ snapshot, title: `${word()} ${word()}` });
       for (let m = 0; m < 10; m++) {
-        const content = Array.from({ length: 80 }, word).join(" ");
+        const content = Array.from({ length: 60 }, word).join(" ");
         store.appendMessage({ sessionId: session.id, role: m % 2 ? "assistant" : "user", content });
       }
     }
   });
   store.close();
-  return file;
-}
+}, 60_000);
+afterAll(() => fs.rmSync(path.dirname(seeded), { recursive: true, force: true }));
 
 function pageMap(file: string): { rows: PageRow[]; plan: ReturnType<typeof searchPrewarmPlan> } {
   const db = new Database(file, { readonly: true });
@@ -37,7 +48,7 @@ function pageMap(file: string): { rows: PageRow[]; plan: ReturnType<typeof searc
 
 describe("search prewarm", () => {
   it("reads the small trees whole and the large ones down to their leaves", async () => {
-    const file = seededFile();
+    const file = seeded;
     const { rows, plan } = pageMap(file);
     const read = new Set(await prewarmBtrees(file, plan.trees, plan.options));
     const pagesOf = (name: string, type?: PageRow["pagetype"]) =>
@@ -75,14 +86,14 @@ describe("search prewarm", () => {
   });
 
   it("stops at its page budget", async () => {
-    const file = seededFile();
+    const file = seeded;
     const { plan } = pageMap(file);
     const read = await prewarmBtrees(file, plan.trees, { ...plan.options, maxPages: 7 });
     expect(read).toHaveLength(7);
   });
 
   it("skips what is not a b-tree page instead of following it", async () => {
-    const file = seededFile();
+    const file = seeded;
     const { rows, plan } = pageMap(file);
     const overflow =
       rows.find((row) => row.pagetype === "overflow") ?? rows.find((row) => row.pagetype === "leaf")!;
