@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database, Statement } from "better-sqlite3";
 import type { Clock } from "../clock.js";
 import { MAX_SESSION_ROW, MESSAGES_PER_SESSION, messageKey, sessionKeyRange } from "./message-key.js";
+import type { SearchTerms } from "./search-terms.js";
 import { SessionInputError } from "./session-errors.js";
 import type {
   MessageMeta,
@@ -58,9 +59,11 @@ export class MessageTable {
   private readonly indexStmt: Statement<[number, string]>;
   private readonly deleteStmt: Statement<[string]>;
 
+  /** `terms` learns the words of every message this table indexes (directly or by the update trigger). */
   constructor(
     db: Database,
     private readonly clock: Clock,
+    private readonly terms: SearchTerms,
   ) {
     this.lastSeqStmt = db.prepare(
       "SELECT seq FROM messages WHERE row BETWEEN ? AND ? ORDER BY row DESC LIMIT 1",
@@ -153,7 +156,10 @@ export class MessageTable {
       metaJson,
       record.createdAt,
     );
-    if (!indexLater && isSearchable(record.role, record.status)) this.indexStmt.run(key, record.content);
+    if (!indexLater && isSearchable(record.role, record.status)) {
+      this.indexStmt.run(key, record.content);
+      this.terms.add(record.content);
+    }
     return record;
   }
 
@@ -185,10 +191,14 @@ export class MessageTable {
   /** False when no such message exists. */
   update(id: string, patch: MessagePatch): boolean {
     const meta = patch.meta === undefined ? null : JSON.stringify(patch.meta);
-    return (
-      this.updateStmt.run({ id, content: patch.content ?? null, status: patch.status ?? null, meta })
-        .changes > 0
-    );
+    const changes = this.updateStmt.run({
+      id,
+      content: patch.content ?? null,
+      status: patch.status ?? null,
+      meta,
+    }).changes;
+    this.terms.drain();
+    return changes > 0;
   }
 
   /** False when no such message exists. */
@@ -198,7 +208,9 @@ export class MessageTable {
 
   /** True when the message was waiting for `settleUser` (and now is complete and searchable). */
   settleUser(id: string): boolean {
-    return this.settleUserStmt.run(id).changes > 0;
+    const settled = this.settleUserStmt.run(id).changes > 0;
+    this.terms.drain();
+    return settled;
   }
 
   /**
@@ -207,7 +219,9 @@ export class MessageTable {
    */
   markStreamingAsInterrupted(): number {
     this.recoverUsersStmt.run();
-    return this.interruptStmt.run().changes;
+    const interrupted = this.interruptStmt.run().changes;
+    this.terms.drain();
+    return interrupted;
   }
 
   /**
@@ -216,7 +230,9 @@ export class MessageTable {
    * the transcript shows them as not sent; the request builder keeps them from the model.
    */
   markPendingAsNotSent(): number {
-    return this.notSentStmt.run().changes;
+    const marked = this.notSentStmt.run().changes;
+    this.terms.drain();
+    return marked;
   }
 }
 

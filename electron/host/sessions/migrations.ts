@@ -100,6 +100,28 @@ BEGIN
 END;
 `;
 
+// The words of messages_fts (see search-terms.ts). The update trigger is the one of version 1 plus
+// one line: each message it indexes is queued for its words. Filling the table reads the whole
+// index once (about a third of the file).
+const searchTermsSchema = `
+CREATE TABLE messages_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE messages_terms_pending (row INTEGER PRIMARY KEY);
+
+DROP TRIGGER messages_fts_update;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, status ON messages
+WHEN NOT (old.status = 'streaming' AND new.status = 'streaming')
+BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, content)
+    SELECT 'delete', old.row, old.content WHERE old.role IN ('user', 'assistant') AND old.status <> 'streaming';
+  INSERT INTO messages_fts (rowid, content)
+    SELECT new.row, new.content WHERE new.role IN ('user', 'assistant') AND new.status <> 'streaming';
+  INSERT OR IGNORE INTO messages_terms_pending (row)
+    SELECT new.row WHERE new.role IN ('user', 'assistant') AND new.status <> 'streaming';
+END;
+
+INSERT INTO messages_terms (term) SELECT term FROM messages_vocab;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -120,6 +142,11 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (db) =>
       db.exec(`ALTER TABLE sessions ADD COLUMN pinned_at INTEGER;
 CREATE INDEX sessions_pinned ON sessions (pinned_at DESC) WHERE pinned_at IS NOT NULL;`),
+  },
+  {
+    version: 4,
+    description: "the message index's words in a plain table, so a typed prefix completes in one short read",
+    up: (db) => db.exec(searchTermsSchema),
   },
 ];
 

@@ -3,6 +3,7 @@ import { parseSearchQuery, prefixToken, toMatchExpression, type ParsedQuery } fr
 import { MessageHits } from "./message-hits.js";
 import { sessionKeyRange } from "./message-key.js";
 import { buildSnippet } from "./search-snippet.js";
+import { SearchTerms, type WordCompletions } from "./search-terms.js";
 import { summaryColumns as sessionColumns, toSummary, type SessionRow } from "./session-table.js";
 import type { SearchHit } from "./types.js";
 
@@ -55,13 +56,17 @@ export class SessionSearch {
   private readonly sortedStmt: Statement<[string, number], SessionRow>;
   private readonly scannedStmt: Statement<[string, number], SessionRow>;
   private readonly messagesStmt: Statement<[string], { row: number; id: string; content: string }>;
-  private readonly nextTermStmt: Statement<[string, string], string>;
+  private readonly terms: WordCompletions;
 
   private readonly hitWindow: number | undefined;
 
-  /** `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise every path). */
-  constructor(db: Database, options: { hitWindow?: number } = {}) {
+  /**
+   * `hitWindow`: how many matches a read takes at first (tests make it tiny to exercise every path).
+   * `terms`: the store's word list, shared with its writers (one is made when not given).
+   */
+  constructor(db: Database, options: { hitWindow?: number; terms?: WordCompletions } = {}) {
     this.hitWindow = options.hitWindow;
+    this.terms = options.terms ?? new SearchTerms(db);
     // Only the ascending `rowid >`/`>=` forms stop early; an upper bound or DESC order reads the whole doclist.
     this.hitsAfterStmt = db
       .prepare<[string, number, number], number>(
@@ -113,17 +118,6 @@ export class SessionSearch {
     this.messagesStmt = db.prepare(
       "SELECT row, id, content FROM messages WHERE row IN (SELECT value FROM json_each(?))",
     );
-    // The index's words one by one: the first instance of the first word in a range is one seek,
-    // where the stored 'row' vocabulary (messages_vocab) counts each word's whole doclist first.
-    // A temp table: it belongs to this connection, not to the file's schema.
-    db.exec(
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_vocab_instances USING fts5vocab(main, messages_fts, instance)",
-    );
-    this.nextTermStmt = db
-      .prepare<[string, string], string>(
-        "SELECT term FROM temp.messages_vocab_instances WHERE term >= ? AND term < ? LIMIT 1",
-      )
-      .pluck();
   }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
@@ -224,17 +218,8 @@ export class SessionSearch {
       return { match: toMatchExpression(parsed), seekable: true };
     }
     // The prefix as a whole word is always one option (a word not in the index just matches
-    // nothing), and the vocabulary is read from just after it, one word at a time. Terms are
-    // compared as UTF-8 bytes: "\0" sorts right after a word, U+10FFFF after every continuation of
-    // the prefix.
-    const longer: string[] = [];
-    const end = `${prefix}\u{10FFFF}`;
-    for (let from = `${prefix}\0`; longer.length < MAX_COMPLETIONS;) {
-      const term = this.nextTermStmt.get(from, end);
-      if (term === undefined) break;
-      longer.push(term);
-      from = `${term}\0`;
-    }
+    // nothing), with the longer words it completes to (search-terms.ts).
+    const longer = this.terms.completions(prefix, MAX_COMPLETIONS);
     return longer.length >= MAX_COMPLETIONS
       ? { match: toMatchExpression(parsed), seekable: false }
       : { match: toMatchExpression(parsed, [prefix, ...longer]), seekable: true };

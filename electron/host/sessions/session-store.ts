@@ -3,6 +3,8 @@ import type { Clock } from "../clock.js";
 import { MessageTable } from "./message-table.js";
 import { openSessionDatabase } from "./open-database.js";
 import { SessionSearch, type SearchOptions } from "./session-search.js";
+import { SearchTerms } from "./search-terms.js";
+import { prewarmBtrees, searchPrewarmPlan } from "./search-prewarm.js";
 import { SessionStoreError, translateSqliteError } from "./session-store-error.js";
 import { SessionTable } from "./session-table.js";
 import type {
@@ -66,9 +68,10 @@ export class SessionStore {
     });
     try {
       this.sessions = new SessionTable(this.db, options.clock);
-      this.messages = new MessageTable(this.db, options.clock);
+      const terms = new SearchTerms(this.db);
+      this.messages = new MessageTable(this.db, options.clock, terms);
       this.ledger = new UsageLedger(this.db, options.clock);
-      this.finder = new SessionSearch(this.db);
+      this.finder = new SessionSearch(this.db, { terms });
       this.appendInTransaction = this.atomically(
         (input: NewMessage, indexLater: boolean, keep?: KeptIdentity) => {
           const sessionRow = this.requireSessionRow(input.sessionId);
@@ -278,6 +281,18 @@ export class SessionStore {
   /** Sessions whose title or (finished) message text matches, newest updated first. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     return this.guard(() => this.finder.search(query, options));
+  }
+
+  /**
+   * Reads what a search touches into the operating system's page cache (search-prewarm.ts), so the
+   * first searches after a reboot don't wait on the disk page by page. Async and off the main
+   * thread; the host starts it shortly after opening the store. Returns the pages read.
+   */
+  async prewarmSearch(): Promise<{ pages: number; ms: number }> {
+    const started = performance.now();
+    const plan = this.guard(() => searchPrewarmPlan(this.db));
+    const pages = await prewarmBtrees(this.file, plan.trees, plan.options);
+    return { pages: pages.length, ms: performance.now() - started };
   }
 
   // Usage

@@ -6,6 +6,10 @@
  */
 import { SessionStore, type SessionStoreOptions } from "./session-store.js";
 
+// The search's pages are read into the OS cache this long after the store opens, off the way of
+// the window's first paint; a search before then just reads from the disk as it would anyway.
+const SEARCH_PREWARM_DELAY_MS = 2_000;
+
 export class StoreHandle {
   private store: SessionStore | null = null;
   private failure: unknown = null;
@@ -34,8 +38,11 @@ export class StoreHandle {
 
   private tryOpen(): void {
     try {
-      this.store = new SessionStore(this.options);
+      const store = new SessionStore(this.options);
+      this.store = store;
       this.failure = null;
+      // Only a cache hint: a store closed meanwhile or an unreadable page just ends it.
+      setTimeout(() => store.prewarmSearch().catch(() => undefined), SEARCH_PREWARM_DELAY_MS).unref();
     } catch (error) {
       this.failure = error;
     }
