@@ -4,11 +4,8 @@
  *
  * The page doesn't wait for the host: the server listens (and the URL is printed) first and serves
  * the shell, which paints without a single call. The host (most of the app's code, and its
- * services) starts once the page has been sent every file its first paint needs — the browser
- * then runs the page's script on one core while the host starts on the other, and is done with
- * its heaviest work before the page's first moments — or when the page first connects or makes a
- * call (a page whose files were cached), or after a short grace period when nothing does; calls
- * that arrive before it is up wait, and are answered as soon as it is.
+ * services) starts when the page first connects or makes a call, or after a short grace period
+ * when nothing does; calls that arrive before it is up are answered as soon as it is.
  */
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
@@ -112,7 +109,6 @@ async function main(): Promise<void> {
       pluginPages: (id) => host?.plugins.pageSite(id) ?? null,
       pageSessions,
       onPageFile: () => grace?.postpone(),
-      onShellServed: () => void bootHost().catch(() => undefined),
     });
   } catch (err) {
     const code = (err as { code?: string }).code;

@@ -30,7 +30,6 @@ import {
 } from "./auth.js";
 import { handleRest } from "./rest.js";
 import { readShellAhead, securityHeaders, serveStatic } from "./static-files.js";
-import { watchShellServed } from "./shell-served.js";
 import { lazySocketServers, type SocketServers } from "./socket-servers.js";
 
 export interface WebServerOptions {
@@ -50,11 +49,6 @@ export interface WebServerOptions {
   log?: (line: string) => void;
   /** Told each time a file of the page (the shell or an asset) is about to be served. */
   onPageFile?: () => void;
-  /**
-   * Told once the page has been sent the shell and every file its first paint waits for
-   * (`web/shell-served.ts`): the server is free until the page connects.
-   */
-  onShellServed?: () => void;
 }
 
 export interface WebServer {
@@ -86,7 +80,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const rules: AccessRules = { token: options.token, port: () => port };
   const sockets = new Set<Socket>();
   const socketServers = lazySocketServers(MAX_FRAME_BYTES);
-  const shellServed = watchShellServed(() => options.onShellServed?.());
 
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch(() => {
@@ -110,8 +103,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const queryToken = url.searchParams.get("token");
     if (queryToken !== null && !checkToken(queryToken, rules).ok) return refuse(res, 401, unauthorized);
     options.onPageFile?.();
-    const sent = await serveStatic(options.staticDir, url.pathname, res, port);
-    if (sent !== null && req.method === "GET") shellServed.served(sent);
+    return serveStatic(options.staticDir, url.pathname, res, port);
   }
 
   /** No token: page files hold no secret, and the page (an opaque origin) could not send one. */
@@ -223,9 +215,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
   port = (server.address() as AddressInfo).port;
   // While the browser starts, the page's first files are read into memory.
-  void readShellAhead(options.staticDir).then((firstFiles) => {
-    if (firstFiles) shellServed.expect(firstFiles);
-  });
+  void readShellAhead(options.staticDir);
 
   return {
     port,

@@ -1,8 +1,8 @@
 /**
  * When web mode's host starts if no page asks for it: `graceMs` after launch, or after the last
- * file of the page was served, whichever is later. A page that is loading starts the host itself
- * once it has been sent its first files (or when it connects); starting the host's heavy work while
- * those files are still being served would hold them up, and the first paint with them.
+ * file of the page was served, whichever is later. A page that is loading connects (and so starts
+ * the host) once it has painted; starting the host's heavy work in the middle of that load would
+ * only slow the first paint down.
  */
 export interface StartGrace {
   /** A file of the page was just served: the page is loading, so the wait starts over. */

@@ -4,7 +4,6 @@ import { readFile, stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { contentTypeFor } from "../host/mime-types.js";
-import { blockingFilesOf } from "./shell-served.js";
 
 export function contentSecurityPolicy(port: number): string {
   return [
@@ -52,10 +51,8 @@ const readAhead = new Map<string, { body: Buffer; size: number; mtimeMs: number 
 /**
  * Reads the shell (index.html) and the files it loads first into memory, so the page's first load
  * waits on no disk reads; a file that changes after (a rebuild) is served from disk again.
- * Resolves with the files the first paint waits for (the shell first), or null when the shell
- * can't be read (not built yet).
  */
-export async function readShellAhead(root: string): Promise<string[] | null> {
+export async function readShellAhead(root: string): Promise<void> {
   const remember = async (file: string) => {
     // stat first: a change after it gives the file a newer mtime than the one remembered.
     const info = await stat(file);
@@ -64,26 +61,22 @@ export async function readShellAhead(root: string): Promise<string[] | null> {
     return body;
   };
   try {
-    const shellFile = join(root, "index.html");
-    const shell = (await remember(shellFile)).toString("utf8");
+    const shell = (await remember(join(root, "index.html"))).toString("utf8");
     const firstFiles = [...shell.matchAll(/(?:src|href)="\.\/([^"?#]+)"/g)]
       .map((match) => resolveInside(root, `/${match[1]}`))
       .filter((file): file is string => file !== null);
     await Promise.all(firstFiles.map((file) => remember(file).catch(() => undefined)));
-    return [shellFile, ...blockingFilesOf(shell, root)];
   } catch {
     // Not built yet, or unreadable: every request then goes to the disk and says so.
-    return null;
   }
 }
 
-/** Serves `urlPath`; resolves with the file sent (once sent in full), or null for an error page. */
 export async function serveStatic(
   root: string,
   urlPath: string,
   res: ServerResponse,
   port: number,
-): Promise<string | null> {
+): Promise<void> {
   const headers = securityHeaders(port);
   const target = resolveInside(root, urlPath === "/" ? "/index.html" : urlPath);
   let file = target;
@@ -92,7 +85,7 @@ export async function serveStatic(
     // Client-side routes fall back to the app shell; asset-looking paths get a real 404.
     if (extname(urlPath)) {
       res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" }).end("Not found");
-      return null;
+      return;
     }
     file = join(root, "index.html");
     info = await stat(file).catch(() => null);
@@ -100,7 +93,7 @@ export async function serveStatic(
       res
         .writeHead(503, { ...headers, "Content-Type": "text/plain; charset=utf-8" })
         .end("The web UI is not built yet: run `npm run build`.");
-      return null;
+      return;
     }
   }
   const type = contentTypeFor(extname(file!));
@@ -111,12 +104,7 @@ export async function serveStatic(
     "Content-Length": info.size,
     "Cache-Control": cache,
   });
-  const sent = new Promise<string | null>((resolve) => {
-    res.once("finish", () => resolve(file));
-    res.once("close", () => resolve(null));
-  });
   const ahead = readAhead.get(file!);
   if (ahead && ahead.size === info.size && ahead.mtimeMs === info.mtimeMs) res.end(ahead.body);
   else createReadStream(file!).pipe(res);
-  return sent;
 }

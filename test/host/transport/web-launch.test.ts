@@ -2,8 +2,7 @@
 /**
  * `npm run web` announces its URL before the host has started (the page's shell needs no host):
  * a call made right away waits for the host and is answered, events reach a connection opened
- * before the host was up, the host starts once the page has its first files, and on its own when
- * nobody connects.
+ * before the host was up, and the host starts on its own when nobody connects.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -86,24 +85,6 @@ describe("npm run web", () => {
     expect(saved.error).toBeUndefined();
     await expect.poll(() => events).toContain("settings.changed");
     ws.close();
-  }, 30_000);
-
-  it("starts the host once the page has fetched the files its first paint waits for, before it connects", async () => {
-    const { url, home } = await launch();
-    const get = async (file: string) => void (await (await fetch(new URL(file, url))).arrayBuffer());
-    // The shell of this launch (electron/web.ts run from source serves renderer/) and its script.
-    const shell = await (await fetch(url)).text();
-    const script = /<script[^>]*src="\.\/([^"]+)"/.exec(shell)?.[1];
-    expect(script).toBeTruthy();
-    await get(`/${script}`);
-    // The page keeps fetching other files (its icon), which holds the grace start off: only the
-    // first files having been sent starts the host now.
-    const keepFetching = setInterval(() => void get("/favicon.svg").catch(() => undefined), 200);
-    try {
-      await expect.poll(() => fs.readdirSync(home).length, { timeout: 15_000 }).toBeGreaterThan(0);
-    } finally {
-      clearInterval(keepFetching);
-    }
   }, 30_000);
 
   it("starts the host on its own when nobody connects (it writes its data home)", async () => {
