@@ -11,12 +11,20 @@ import { formatFigure } from "./bench/figure.mjs";
 const dir = join(dirname(fileURLToPath(import.meta.url)), "bench");
 const args = process.argv.slice(2);
 const json = args.includes("--json");
-const only = args.filter((a) => a !== "--json");
+// A bench is named by its file (`cold-start`) or its figure's spelling (`cold_start`).
+const only = args.filter((a) => a !== "--json").map((a) => a.replaceAll("_", "-"));
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.mjs"))
+  .sort();
+const names = files.map((file) => file.replace(".bench.mjs", ""));
+const unknown = only.filter((name) => !names.includes(name));
+if (unknown.length) {
+  console.error(`No benchmark named ${unknown.join(", ")}. Benchmarks: ${names.join(", ")}.`);
+  process.exit(2);
+}
 const figures = [];
 let failed = 0;
-for (const file of readdirSync(dir)
-  .filter((f) => f.endsWith(".bench.mjs"))
-  .sort()) {
+for (const file of files) {
   const name = file.replace(".bench.mjs", "");
   if (only.length && !only.includes(name)) continue;
   try {

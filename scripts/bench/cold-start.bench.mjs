@@ -15,7 +15,7 @@ import chromiumArgs from "../chromium-args.json" with { type: "json" };
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const rounds = 5;
 
-const staticServer = `
+export const staticServer = `
 const http = require("http");
 const page = "<!doctype html><html><body><nav aria-label=Main><a>Chat</a></nav></body></html>";
 const s = http.createServer((q, r) => { r.writeHead(200, {"Content-Type": "text/html"}); r.end(page); });
