@@ -168,4 +168,28 @@ describe("SessionStore sessions", () => {
     expect(store.listMessages(session.id)).toEqual([]);
     expect(store.listSessions()).toHaveLength(1);
   });
+
+  it("runs transactions one after another, nested ones inside the outer, and gives back what they return", () => {
+    const { store } = openStore();
+    const session = store.createSession({ snapshot });
+    for (let i = 0; i < 3; i++) {
+      const seq = store.transaction(() => {
+        const inner = store.transaction(() =>
+          store.appendMessage({ sessionId: session.id, role: "user", content: `m${i}` }),
+        );
+        return inner.seq;
+      });
+      expect(seq).toBe(i);
+    }
+    // A failing nested part fails the outer one whole.
+    expect(() =>
+      store.transaction(() => {
+        store.appendMessage({ sessionId: session.id, role: "user", content: "lost" });
+        store.transaction(() => {
+          throw new Error("inner");
+        });
+      }),
+    ).toThrow("inner");
+    expect(store.listMessages(session.id).map((m) => m.content)).toEqual(["m0", "m1", "m2"]);
+  });
 });
