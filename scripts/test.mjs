@@ -21,6 +21,8 @@ const missing = (what, pkg) => {
 
 const chromium = findChromium();
 if (!chromium) missing("a Chromium for the end-to-end tests", "chromium");
+// The providers' transport is tested against an https endpoint with a certificate made on the spot.
+if (!which("openssl")) missing("openssl for the transport's TLS test", "openssl");
 // keytar is optional for the app (it runs without a keychain) but the keychain tests need it.
 if (!existsSync(join(root, "node_modules", "keytar", "build", "Release", "keytar.node"))) {
   console.error(

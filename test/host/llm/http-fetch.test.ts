@@ -1,5 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import OpenAI from "openai";
@@ -246,5 +251,50 @@ describe("httpFetch (the providers' transport)", () => {
       stop.abort();
     }
     expect(shown).toEqual(["Hello"]);
+  });
+
+  it("speaks TLS to an https endpoint and refuses a certificate nobody vouches for", async () => {
+    // A throwaway self-signed certificate, made here (never stored): the system's authorities
+    // don't know it, so the transport must refuse it as fetch does.
+    const dir = mkdtempSync(join(tmpdir(), "hermes-tls-"));
+    try {
+      execFileSync(
+        "openssl",
+        [
+          ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
+          ...["-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+          ...["-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+        ],
+        { stdio: "ignore" },
+      );
+      let requests = 0;
+      const server = https.createServer(
+        { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
+        (_req, res) => {
+          requests += 1;
+          res.end("should not be read");
+        },
+      );
+      server.listen(0, "127.0.0.1");
+      await once(server, "listening");
+      const { port } = server.address() as AddressInfo;
+      try {
+        const failure = await httpFetch(`https://127.0.0.1:${port}/v1/models`).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(TypeError);
+        expect((failure as TypeError).message).toBe("fetch failed");
+        expect(((failure as TypeError).cause as NodeJS.ErrnoException).code).toBe(
+          "DEPTH_ZERO_SELF_SIGNED_CERT",
+        );
+        expect(requests).toBe(0);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
