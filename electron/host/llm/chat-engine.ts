@@ -14,7 +14,7 @@ import type { ChatBody, ToolCall } from "./chat-request.js";
 import { createProviderClient } from "./provider-client.js";
 import { ProviderRequestError, toProviderRequestError } from "./provider-request-error.js";
 import { requestKey, withKeychainHint, type RequestKey } from "./request-key.js";
-import { whenSent } from "./request-sent.js";
+import { sendKey, whenSent } from "./request-sent.js";
 import type { Route } from "./route.js";
 import { readChatChunks } from "./sse-reader.js";
 import { emptyUsage, mapUsage, type Usage } from "./usage.js";
@@ -255,13 +255,12 @@ export class ChatEngine {
 /** Parsed once per endpoint: a URL parse per request sat in front of every first token. */
 const completionsURLs = new Map<string, string>();
 
-/** Where the SDK posts a chat request (as fetch names it: origin, path and query). */
+/** Where the SDK posts a chat request, named as the transport's send claims name it. */
 function chatCompletionsURL(baseURL: string): string {
   let known = completionsURLs.get(baseURL);
   if (known === undefined) {
     try {
-      const url = new URL(`${baseURL.replace(/\/+$/, "")}/chat/completions`);
-      known = `${url.origin}${url.pathname}${url.search}`;
+      known = sendKey(new URL(`${baseURL.replace(/\/+$/, "")}/chat/completions`));
     } catch {
       known = baseURL;
     }

@@ -42,7 +42,7 @@ export const httpFetch: typeof fetch = (input: FetchInput, init: FetchInit = {})
   const target = url === null ? null : URL.canParse(url) ? new URL(url) : null;
   if (target && sendable && target.protocol in agents) return request(target, init, body);
   // Handed over whole: whoever waits for this request to go out need not wait longer.
-  if (target) takeSendClaim(`${target.origin}${target.pathname}${target.search}`)?.();
+  if (target) takeSendClaim(target)?.();
   return fetch(input, init);
 };
 
@@ -56,7 +56,7 @@ function request(
   const protocol = target.protocol as keyof typeof agents;
   const headers = headerRecord(init.headers);
   headers["accept-encoding"] ??= "gzip, deflate, br";
-  const sent = takeSendClaim(`${target.origin}${target.pathname}${target.search}`);
+  const sent = takeSendClaim(target);
   const method = (init.method ?? "GET").toUpperCase();
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
@@ -87,14 +87,14 @@ function request(
     req.on("error", fail);
     req.once("response", (res) => {
       if (settled) return void res.destroy();
-      settled = true;
       try {
-        resolve(answer(target, init, method, res, signal, done));
+        const response = answer(target, init, method, res, signal, done);
+        settled = true;
+        resolve(response);
       } catch (error) {
         // An answer fetch would refuse too (a status outside 200–599): the request failed.
         res.destroy();
-        done();
-        reject(new TypeError("fetch failed", { cause: error }));
+        fail(error);
       }
     });
     req.end(body ?? undefined);

@@ -9,14 +9,20 @@ export const MAX_WAIT_FOR_SEND_MS = 250;
 
 type Claim = { url: string; sent: () => void };
 
+/** How a claim names a request: origin, path and query (no credentials, no fragment). */
+export function sendKey(url: URL): string {
+  return `${url.origin}${url.pathname}${url.search}`;
+}
+
 const claims: Claim[] = [];
 
 /**
  * For the transport (http-fetch.ts), as it starts a request for `url`: the oldest waiting claim
  * on that URL, to call once the request has been sent (or has failed); undefined when none waits.
  */
-export function takeSendClaim(url: string): (() => void) | undefined {
-  const index = claims.findIndex((claim) => claim.url === url);
+export function takeSendClaim(url: URL): (() => void) | undefined {
+  const key = sendKey(url);
+  const index = claims.findIndex((claim) => claim.url === key);
   if (index < 0) return undefined;
   const [claim] = claims.splice(index, 1);
   return claim!.sent;
