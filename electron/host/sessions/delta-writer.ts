@@ -1,12 +1,14 @@
 /**
- * Streamed text reaches the disk before it reaches anyone's screen: each batch is appended to the
- * reply's row and only then emitted as one `session.delta`, so a crash (even `kill -9`) never loses
- * text a person saw. Batching keeps the speed: a chunk that arrives while nothing is pending goes
- * out at once (the first token waits for one small write, no timer: the one that creates the reply's
- * row, see `pushWritten`), and what arrives within a display frame after a batch went out is
- * gathered and written and shown together when that frame ends. Why a frame and not one turn of
- * the event loop: a fast provider's reads come more often than a screen can show them, and each
- * batch rewrites the reply's whole stored text (an SQLite row) and is one message for every client.
+ * Streamed text is on disk as it reaches anyone's screen: each batch is appended to the reply's
+ * row and then emitted as one `session.delta`, so a crash (even `kill -9`) never loses text a
+ * person saw. The first text is the one exception to the order, not to the rule: it is emitted
+ * first and written in the same synchronous step (`pushFirst`), before the event loop runs
+ * anything else and long before a window can paint it; the time to the first token is what a
+ * person feels, and that write is the only one in front of it. Batching keeps the speed: a chunk
+ * that arrives while nothing is pending goes out at once, and what arrives within a display frame
+ * after a batch went out is gathered and written and shown together when that frame ends. Why a
+ * frame and not one turn of the event loop: a fast provider's reads come more often than a screen
+ * can show them, and each batch is one store write and one message for every client.
  */
 import { systemClock, type Clock, type TimerHandle } from "../clock.js";
 
@@ -48,6 +50,17 @@ export class DeltaWriter {
   }
 
   /**
+   * The reply's first text: shown, then written in the same step (see the header), as a flush. A
+   * failed write is kept for `failed`, as a batch's is.
+   */
+  pushFirst(text: string): void {
+    if (this.disposed || !text) return;
+    this.sink.emit(text);
+    this.writeKeepingFailure(text);
+    this.openWindow();
+  }
+
+  /**
    * Whatever arrives before the window closes joins the next batch; a batch going out opens the
    * next window, and a window that closes on nothing lets the next chunk out at once.
    */
@@ -65,12 +78,16 @@ export class DeltaWriter {
     if (!this.buffer) return;
     const text = this.buffer;
     this.buffer = "";
+    this.writeKeepingFailure(text);
+    this.sink.emit(text);
+  }
+
+  private writeKeepingFailure(text: string): void {
     try {
       this.sink.write(text);
     } catch (error) {
       this.failure ??= error;
     }
-    this.sink.emit(text);
   }
 
   /** The first store failure a write hit, if any (the final write of the reply reports it too). */

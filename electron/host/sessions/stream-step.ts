@@ -4,8 +4,8 @@
  * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
  * `stopped` (`interrupted` when the host shuts down); a provider error keeps it as `error` with
  * the reason in plain words. While the request is in flight the person's message is written, then
- * the reply's row, empty and not yet announced; its first text is then one small update, and every
- * delta is on disk before it is shown (delta-writer.ts).
+ * the reply's row, empty and not yet announced; its first text is then shown and written in one
+ * step, and every later delta is on disk before it is shown (delta-writer.ts).
  */
 import type { Clock } from "../clock.js";
 import type { ChatBody } from "../llm/chat-request.js";
@@ -96,8 +96,9 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   };
 
   /**
-   * The reply's row, announced to clients and written with its first text, which is then shown;
-   * the turn's deferred indexing follows, off the path to the first token.
+   * The reply's row, announced to clients with its first text. A reserved row gets the text shown,
+   * then written in the same step (delta-writer.ts `pushFirst`); a row not reserved (a fallback's)
+   * is written with it first. The turn's deferred indexing follows, off the path to the first token.
    */
   const ensureReply = (route: Route, answered = true, firstText = ""): MessageRecord => {
     if (reply) return reply;
@@ -117,8 +118,9 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
         meta: { notice: "fallback", provider: route.providerId, model: route.model },
       });
     }
+    const wasReserved = reserved !== null;
     const created = reserved
-      ? deps.transcript.startReserved(reserved, firstText)
+      ? deps.transcript.startReserved(reserved)
       : deps.transcript.appendAnnouncedFirst({
           sessionId,
           turnId,
@@ -132,7 +134,8 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
       write: (chunk) => void deps.store().appendDelta(created.id, chunk),
       emit: (chunk) => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk }),
     });
-    writer.pushWritten(firstText);
+    if (wasReserved) writer.pushFirst(firstText);
+    else writer.pushWritten(firstText);
     try {
       input.settleUser?.();
     } catch {

@@ -209,8 +209,8 @@ export class Transcript {
 
   /**
    * A reply's row written ahead of its text, while its request is in flight, and not announced:
-   * clients learn of it with its first text (`startReserved`). Why: the write in front of the
-   * first token is then a one-page update of this row, not an insert with its indexes.
+   * clients learn of it with its first text (`startReserved`). Why: nothing is written in front of
+   * the first token; its text then is a one-page update of this row, not an insert with its indexes.
    */
   reserveReply(input: NewMessage & { role: "assistant"; status: "streaming" }): MessageRecord {
     this.writeUnwritten();
@@ -219,9 +219,8 @@ export class Transcript {
     return record;
   }
 
-  /** Writes a reserved reply's first text, then announces the reply (the text is shown next). */
-  startReserved(record: MessageRecord, firstText: string): MessageRecord {
-    if (firstText) this.store().appendDelta(record.id, firstText);
+  /** Announces a reserved reply: its first text is shown next, and written as it is (stream-step.ts). */
+  startReserved(record: MessageRecord): MessageRecord {
     return this.announce(record);
   }
 

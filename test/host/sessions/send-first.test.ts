@@ -98,9 +98,6 @@ describe("the person's message of a new turn", () => {
     rig.main.enqueue("Reserved reply");
     const { sessionId } = await rig.ok("session.create", { title: "Reserved" });
     const events: { type: string; payload: any }[] = [];
-    const unsubscribe = rig.host.events.subscribe((frame) =>
-      events.push({ type: frame.params.type, payload: frame.params.payload }),
-    );
     const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
     const rows = () =>
       reader.prepare("SELECT role, content, status FROM messages ORDER BY row").all() as {
@@ -108,6 +105,17 @@ describe("the person's message of a new turn", () => {
         content: string;
         status: string;
       }[];
+    // The first text is shown, then written in the same step: on disk before anything else runs.
+    let firstText: { shown: string; storedNext: Promise<string> } | null = null;
+    const unsubscribe = rig.host.events.subscribe((frame) => {
+      events.push({ type: frame.params.type, payload: frame.params.payload });
+      if (frame.params.type !== "session.delta" || firstText) return;
+      const shown = (frame.params.payload as { text: string }).text;
+      const storedNext = new Promise<string>((resolve) =>
+        queueMicrotask(() => resolve(rows().find((r) => r.role === "assistant")?.content ?? "")),
+      );
+      firstText = { shown, storedNext };
+    });
     try {
       await rig.ok("session.send", { sessionId, text: "Hold on" });
       // The provider answers after 400 ms: both rows are written long before (one commit).
@@ -131,6 +139,10 @@ describe("the person's message of a new turn", () => {
         (e.type === "session.message" && e.payload.message.role === "assistant") ||
         e.type === "session.delta",
     );
+    expect(firstText).not.toBeNull();
+    const first = firstText as unknown as { shown: string; storedNext: Promise<string> };
+    expect(first.shown.length).toBeGreaterThan(0);
+    expect(await first.storedNext).toBe(first.shown);
     // Announced once, empty, right before its first text; then its deltas; then the finished record.
     expect(replyEvents[0]).toMatchObject({ type: "session.message", payload: { message: { content: "" } } });
     expect(replyEvents[1]?.type).toBe("session.delta");
