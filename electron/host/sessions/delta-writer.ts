@@ -1,14 +1,13 @@
 /**
  * Streamed text is on disk as it reaches anyone's screen: each batch is appended to the reply's
  * row and then emitted as one `session.delta`, so a crash (even `kill -9`) never loses text a
- * person saw. The first text is the one exception to the order, not to the rule: it is emitted
- * first and written in the same synchronous step (`pushFirst`), before the event loop runs
- * anything else and long before a window can paint it; the time to the first token is what a
- * person feels, and that write is the only one in front of it. Batching keeps the speed: a chunk
- * that arrives while nothing is pending goes out at once, and what arrives within a display frame
- * after a batch went out is gathered and written and shown together when that frame ends. Why a
- * frame and not one turn of the event loop: a fast provider's reads come more often than a screen
- * can show them, and each batch is one store write and one message for every client.
+ * person saw. The reply's first text is written with its row, in the same synchronous step that
+ * shows it (`Transcript.appendReplyShowing`), before the event loop runs anything else and long
+ * before a window can paint it: no write stands in front of the first token. Batching keeps the
+ * speed: a chunk that arrives while nothing is pending goes out at once, and what arrives within a
+ * display frame after a batch went out is gathered and written and shown together when that frame
+ * ends. Why a frame and not one turn of the event loop: a fast provider's reads come more often
+ * than a screen can show them, and each batch is one store write and one message for every client.
  */
 import { systemClock, type Clock, type TimerHandle } from "../clock.js";
 
@@ -42,21 +41,10 @@ export class DeltaWriter {
     this.openWindow();
   }
 
-  /** Text the caller has already written (the first, with the reply's row): shown now, as a flush. */
+  /** Text the caller writes itself (the first, with the reply's row): shown now, as a flush. */
   pushWritten(text: string): void {
     if (this.disposed || !text) return;
     this.sink.emit(text);
-    this.openWindow();
-  }
-
-  /**
-   * The reply's first text: shown, then written in the same step (see the header), as a flush. A
-   * failed write is kept for `failed`, as a batch's is.
-   */
-  pushFirst(text: string): void {
-    if (this.disposed || !text) return;
-    this.sink.emit(text);
-    this.writeKeepingFailure(text);
     this.openWindow();
   }
 
@@ -78,16 +66,12 @@ export class DeltaWriter {
     if (!this.buffer) return;
     const text = this.buffer;
     this.buffer = "";
-    this.writeKeepingFailure(text);
-    this.sink.emit(text);
-  }
-
-  private writeKeepingFailure(text: string): void {
     try {
       this.sink.write(text);
     } catch (error) {
       this.failure ??= error;
     }
+    this.sink.emit(text);
   }
 
   /** The first store failure a write hit, if any (the final write of the reply reports it too). */

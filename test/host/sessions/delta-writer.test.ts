@@ -91,28 +91,6 @@ describe("DeltaWriter", () => {
     expect(rec.shown()).toBe("first second third");
   });
 
-  it("shows the first text, then writes it in the same step, and gathers what follows for the next frame", () => {
-    const clock = new ManualClock();
-    const rec = recordingSink();
-    const writer = new DeltaWriter(rec.sink, clock);
-    writer.pushFirst("Hello");
-    // Both happened before pushFirst returned: nothing else could run in between.
-    expect(rec.calls).toEqual(["emit:Hello", "write:Hello"]);
-    writer.push(" there");
-    expect(rec.shown()).toBe("Hello");
-    clock.advance(DELTA_BATCH_MS);
-    expect(rec.calls.slice(2)).toEqual(["write: there", "emit: there"]);
-    expect(rec.written()).toBe("Hello there");
-  });
-
-  it("keeps a failed first write for `failed`, the first text still shown", () => {
-    const rec = recordingSink(true);
-    const writer = new DeltaWriter(rec.sink, new ManualClock());
-    writer.pushFirst("Hi");
-    expect(rec.shown()).toBe("Hi");
-    expect(writer.failed).toBeInstanceOf(Error);
-  });
-
   it("still shows text whose write failed, and keeps the first failure", () => {
     const clock = new ManualClock();
     const rec = recordingSink(true);
