@@ -206,6 +206,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
   }
 
+  // The page's first files are read into memory before anyone can ask for them.
+  readShellAhead(options.staticDir);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, loopback, () => {
@@ -214,8 +216,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
   });
   port = (server.address() as AddressInfo).port;
-  // While the browser starts, the page's first files are read into memory.
-  void readShellAhead(options.staticDir);
 
   return {
     port,

@@ -35,13 +35,14 @@ describe("takeLaunchToken", () => {
     expect(reloaded.urls).toEqual([]);
   });
 
-  it("takes the token out of the URL at once but writes storage when the scheduler says", () => {
+  it("answers the token at once but leaves the address bar and storage until the scheduler says", () => {
     const tab = place("http://127.0.0.1:4000/?token=T0K3N");
     let pending: (() => void) | null = null;
     expect(takeLaunchToken(tab, (write) => void (pending = write))).toBe("T0K3N");
-    expect(tab.urls).toEqual(["/"]);
+    expect(tab.urls).toEqual([]);
     expect(tab.stored).toEqual({});
     (pending as (() => void) | null)?.();
+    expect(tab.urls).toEqual(["/"]);
     expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
   });
 

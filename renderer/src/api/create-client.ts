@@ -24,10 +24,25 @@ export const launchTokenMissing = (): boolean => tokenMissing;
 const afterNextPaint = (win: Window): Promise<void> =>
   new Promise((resolve) => win.requestAnimationFrame(() => win.setTimeout(resolve, 0)));
 
+/** Settles in the page's next idle moment (at most `timeoutMs` on): after what it is busy with. */
+const whenIdle = (win: Window, timeoutMs: number): Promise<void> =>
+  new Promise((resolve) =>
+    typeof win.requestIdleCallback === "function"
+      ? win.requestIdleCallback(() => resolve(), { timeout: timeoutMs })
+      : win.setTimeout(resolve, 0),
+  );
+
 export function createHermesClient(win: Window = window): HermesClient {
   if (win.hermes) return createIpcClient(win.hermes);
   const painted = afterNextPaint(win);
-  const token = takeLaunchToken(win, writeAfter(painted, win));
+  // The token's bookkeeping waits on the browser process; it runs once the page is up and idle.
+  const token = takeLaunchToken(
+    win,
+    writeAfter(
+      painted.then(() => whenIdle(win, 1000)),
+      win,
+    ),
+  );
   tokenMissing = token === null;
   return createWebSocketClient({
     url: sameOriginRpcUrl(win.location),

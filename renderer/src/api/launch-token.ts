@@ -13,9 +13,10 @@ export interface LaunchTokenPlace {
 }
 
 /**
- * Runs the session-storage write: at once by default. A tab's first touch of its session storage
- * waits on the browser process (tens of ms on a busy machine), so the page passes a scheduler that
- * writes after its first paint, or as the page goes away, whichever comes first.
+ * Runs the token's bookkeeping (out of the address bar, into session storage): at once by default.
+ * Both wait on the browser process (a tab's first touch of its session storage: tens of ms on a
+ * busy machine; a history entry rewrite: a few), so the page passes a scheduler that runs them once
+ * it has painted and is idle, or as the page goes away, whichever comes first.
  */
 export type StorageWriteScheduler = (write: () => void) => void;
 
@@ -46,8 +47,8 @@ export function takeLaunchToken(
   const fromUrl = url.searchParams.get("token");
   if (fromUrl !== null) {
     url.searchParams.delete("token");
-    place.history.replaceState(place.history.state, "", url.pathname + url.search + url.hash);
     scheduleWrite(() => {
+      place.history.replaceState(place.history.state, "", url.pathname + url.search + url.hash);
       try {
         place.sessionStorage.setItem(storageKey, fromUrl);
       } catch {

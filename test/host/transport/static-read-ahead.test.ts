@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startWebServer } from "../../../electron/web/server.js";
 import { readShellAhead, serveStatic } from "../../../electron/web/static-files.js";
 import { tempHome } from "../support/temp-home.js";
 
@@ -36,12 +37,12 @@ const shell =
 describe("the shell read ahead", () => {
   it("serves the files index.html loads from what was read ahead", async () => {
     const site = await siteWith({ "index.html": shell, "assets/app.js": "first", "assets/app.css": "a{}" });
-    await readShellAhead(site.dir);
+    readShellAhead(site.dir);
     // Same size and mtime, other bytes on disk: what is served is the copy read ahead.
     const file = join(site.dir, "assets", "app.js");
     writeFileSync(file, "FIRST");
     utimesSync(file, new Date(0), new Date(0));
-    await readShellAhead(site.dir);
+    readShellAhead(site.dir);
     writeFileSync(file, "xxxxx");
     utimesSync(file, new Date(0), new Date(0));
     expect(await site.get("/assets/app.js")).toBe("FIRST");
@@ -49,9 +50,27 @@ describe("the shell read ahead", () => {
     expect(await site.get("/")).toBe(shell);
   });
 
+  it("is read by the time the web server listens, before the page's first request", async () => {
+    const site = await siteWith({ "index.html": shell, "assets/app.js": "first", "assets/app.css": "a{}" });
+    const file = join(site.dir, "assets", "app.js");
+    utimesSync(file, new Date(0), new Date(0));
+    const server = await startWebServer({
+      router: { handle: async () => null },
+      events: { subscribe: () => () => undefined },
+      token: "read-ahead-test-token-0123456789abcdef",
+      staticDir: site.dir,
+    });
+    cleanups.push(() => server.close());
+    // Other bytes of the same size and mtime: only a copy taken at start-up can still say "first".
+    writeFileSync(file, "xxxxx");
+    utimesSync(file, new Date(0), new Date(0));
+    const base = server.url.replace(/\/\?.*$/, "");
+    expect(await (await fetch(`${base}/assets/app.js`)).text()).toBe("first");
+  });
+
   it("serves a file from disk again once it changed (a rebuild)", async () => {
     const site = await siteWith({ "index.html": shell, "assets/app.js": "first", "assets/app.css": "a{}" });
-    await readShellAhead(site.dir);
+    readShellAhead(site.dir);
     writeFileSync(join(site.dir, "assets", "app.js"), "second build");
     writeFileSync(join(site.dir, "index.html"), "<!doctype html><p>rebuilt</p>");
     expect(await site.get("/assets/app.js")).toBe("second build");
@@ -60,7 +79,7 @@ describe("the shell read ahead", () => {
 
   it("still serves the page when a file it names is missing, and 404s that file", async () => {
     const site = await siteWith({ "index.html": shell });
-    await readShellAhead(site.dir);
+    readShellAhead(site.dir);
     expect(await site.get("/")).toBe(shell);
     expect(await site.get("/assets/app.js")).toBe("Not found");
   });
