@@ -1,12 +1,12 @@
 /**
  * Streamed text reaches the disk before it reaches anyone's screen: each batch is appended to the
  * reply's row and only then emitted as one `session.delta`, so a crash (even `kill -9`) never loses
- * text a person saw. Batching keeps the speed: a chunk that arrives while nothing is pending goes
+ * text a person saw (the store appends it as one chunk of the reply, see message-chunks.ts). Batching keeps the speed: a chunk that arrives while nothing is pending goes
  * out at once (the first token waits for one small write, no timer: the one that creates the reply's
  * row, see `pushWritten`), and what arrives within a display frame after a batch went out is
  * gathered and written and shown together when that frame ends. Why a frame and not one turn of
  * the event loop: a fast provider's reads come more often than a screen can show them, and each
- * batch rewrites the reply's whole stored text (an SQLite row) and is one message for every client.
+ * batch is one commit and one message for every client.
  */
 import { systemClock, type Clock, type TimerHandle } from "../clock.js";
 

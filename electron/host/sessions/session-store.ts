@@ -65,6 +65,7 @@ export class SessionStore {
   ) => MessageRecord;
   private readonly updateInTransaction: (id: string, patch: MessagePatch) => MessageRecord;
   private readonly settleInTransaction: (id: string) => void;
+  private readonly interruptInTransaction: () => number;
 
   constructor(options: SessionStoreOptions) {
     this.file = options.file;
@@ -98,7 +99,10 @@ export class SessionStore {
         const sessionRow = this.messages.sessionRowOf(id);
         if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
       });
-      this.interruptedAtOpen = this.messages.markStreamingAsInterrupted();
+      // Folding a crashed reply's chunks and marking it are one step: a crash between them
+      // would fold the same chunks twice at the next open.
+      this.interruptInTransaction = this.atomically(() => this.messages.markStreamingAsInterrupted());
+      this.interruptedAtOpen = this.interruptInTransaction();
       this.notSentAtOpen = this.messages.markPendingAsNotSent();
     } catch (error) {
       this.db.close();
@@ -205,9 +209,10 @@ export class SessionStore {
   }
 
   /**
-   * Adds streamed text to a reply that is still `streaming`; cheap enough to call every ~100 ms
-   * (one indexed row update; the search index catches up when the reply ends). Returns false when
-   * the reply has already ended, so a late delta after a stop is dropped.
+   * Adds streamed text to a reply that is still `streaming`; cheap enough to call every frame
+   * (one small insert into `message_chunks`, however long the reply has grown; the chunks are
+   * folded into the reply's row and the search index catches up when the reply ends). Returns
+   * false when the reply has already ended, so a late delta after a stop is dropped.
    */
   appendDelta(messageId: string, text: string): boolean {
     return this.guard(() => {
@@ -279,7 +284,7 @@ export class SessionStore {
 
   /** Runs at open; exposed for a host that wants to re-run it. Returns how many were marked. */
   markStreamingAsInterrupted(): number {
-    return this.guard(() => this.messages.markStreamingAsInterrupted());
+    return this.guard(() => this.interruptInTransaction());
   }
 
   // Search

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { contentOf } from "../../../electron/host/sessions/message-chunks.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig;
@@ -120,7 +121,7 @@ describe("a chat turn", () => {
       if (frame.params.type !== "session.delta" || frame.params.session_id !== sessionId) return;
       shown += (frame.params.payload as { text: string }).text;
       const stored = reader
-        .prepare("SELECT content FROM messages WHERE role = 'assistant'")
+        .prepare(`SELECT ${contentOf("m")} FROM messages m WHERE role = 'assistant'`)
         .pluck()
         .get() as string;
       checks.push({ shown, stored });
