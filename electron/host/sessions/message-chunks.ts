@@ -12,7 +12,11 @@ import type { Database, Statement } from "better-sqlite3";
  * in the same transaction as the status change; a crash leaves them for `foldAll` at the next open.
  * Durability is the same as before: a chunk is committed before its text is shown.
  */
+/** Up to this many characters a streaming reply's row is appended to in place (about a page). */
+export const ROW_APPEND_LIMIT = 2048;
+
 export class MessageChunks {
+  private readonly appendToRowStmt: Statement<[string, string]>;
   private readonly appendStmt: Statement<[string, string]>;
   private readonly foldStmt: Statement<[string]>;
   private readonly dropStmt: Statement<[string]>;
@@ -20,7 +24,14 @@ export class MessageChunks {
   private readonly dropAllStmt: Statement<[]>;
 
   constructor(db: Database) {
-    // Only a reply still streaming grows: a delta that arrives after a stop is dropped.
+    // Only a reply still streaming grows: a delta that arrives after a stop is dropped. While the
+    // row is small and has no chunks, the text goes into it: a one-page rewrite is cheaper than
+    // an insert (table, index, foreign key), and the first token waits for this write.
+    this.appendToRowStmt = db.prepare(
+      `UPDATE messages SET content = content || ?
+       WHERE id = ? AND status = 'streaming' AND length(content) < ${ROW_APPEND_LIMIT}
+         AND NOT EXISTS (SELECT 1 FROM message_chunks c WHERE c.message_row = messages.row)`,
+    );
     this.appendStmt = db.prepare(
       `INSERT INTO message_chunks (message_row, text)
        SELECT row, ? FROM messages WHERE id = ? AND status = 'streaming'`,
@@ -41,6 +52,7 @@ export class MessageChunks {
 
   /** True when appended; false when the message is no longer streaming (or does not exist). */
   append(id: string, text: string): boolean {
+    if (this.appendToRowStmt.run(text, id).changes > 0) return true;
     return this.appendStmt.run(text, id).changes > 0;
   }
 

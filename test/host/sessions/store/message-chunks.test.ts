@@ -2,6 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
+import { ROW_APPEND_LIMIT } from "../../../../electron/host/sessions/message-chunks.js";
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "../../../../electron/host/sessions/migrations.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 import { openStore, snapshot, tempDir } from "./store-fixtures.js";
@@ -18,10 +19,22 @@ function onDisk(file: string, messageId: string): { chunks: number; rowContent: 
   }
 }
 
-const pieces = ["Chunked ", "replies ", "grow ", "by ", "appending; ", "zebrafinch ", "ends ", "them."];
+/** A reply's deltas: the first fills the row's in-place allowance, the rest become chunks. */
+const opening = `${"Opening words ".repeat(Math.ceil(ROW_APPEND_LIMIT / 14))}\n\n`;
+const pieces = [
+  opening,
+  "Chunked ",
+  "replies ",
+  "grow ",
+  "by ",
+  "appending; ",
+  "zebrafinch ",
+  "ends ",
+  "them.",
+];
 
 describe("a streaming reply's chunks", () => {
-  it("are appended without rewriting the reply's row, and read back as its whole text in order", () => {
+  it("take a reply's text once its row holds ~2K characters, and read back as its whole text in order", () => {
     const { store, file } = openStore();
     const session = store.createSession({ snapshot });
     store.appendMessage({ sessionId: session.id, role: "user", content: "go" });
@@ -29,11 +42,20 @@ describe("a streaming reply's chunks", () => {
     for (const piece of pieces) expect(store.appendDelta(reply.id, piece)).toBe(true);
 
     const whole = pieces.join("");
-    expect(onDisk(file, reply.id)).toEqual({ chunks: pieces.length, rowContent: "" });
+    expect(onDisk(file, reply.id)).toEqual({ chunks: pieces.length - 1, rowContent: opening });
     expect(store.getMessage(reply.id)).toMatchObject({ content: whole, status: "streaming" });
     expect(store.listMessages(session.id).map((m) => m.content)).toEqual(["go", whole]);
     // Still streaming: not in the search index yet.
     expect(store.search("zebrafinch")).toEqual([]);
+  });
+
+  it("are not made for a short reply: its text goes into its row as it comes", () => {
+    const { store, file } = openStore();
+    const session = store.createSession({ snapshot });
+    const reply = store.appendMessage({ sessionId: session.id, role: "assistant", status: "streaming" });
+    for (const piece of ["A short ", "reply"]) expect(store.appendDelta(reply.id, piece)).toBe(true);
+    expect(onDisk(file, reply.id)).toEqual({ chunks: 0, rowContent: "A short reply" });
+    expect(store.updateMessage(reply.id, { status: "complete" }).content).toBe("A short reply");
   });
 
   it("are folded into the row when the reply ends, and the reply is then searchable", () => {
@@ -66,17 +88,20 @@ describe("a streaming reply's chunks", () => {
     const { store, file } = openStore();
     const session = store.createSession({ snapshot });
     const reply = store.appendMessage({ sessionId: session.id, role: "assistant", status: "streaming" });
+    store.appendDelta(reply.id, opening);
     store.appendDelta(reply.id, "one ");
     store.updateMessage(reply.id, { meta: { note: "x" } });
     store.appendDelta(reply.id, "two");
-    expect(store.getMessage(reply.id)).toMatchObject({ content: "one two", status: "streaming" });
+    expect(store.getMessage(reply.id)).toMatchObject({ content: `${opening}one two`, status: "streaming" });
     expect(onDisk(file, reply.id).chunks).toBe(2);
 
     expect(store.deleteMessages([reply.id])).toBe(1);
     expect(onDisk(file, reply.id).chunks).toBe(0);
 
     const other = store.appendMessage({ sessionId: session.id, role: "assistant", status: "streaming" });
+    store.appendDelta(other.id, opening);
     store.appendDelta(other.id, "going");
+    expect(onDisk(file, other.id).chunks).toBe(1);
     store.deleteSession(session.id);
     expect(onDisk(file, other.id).chunks).toBe(0);
   });
@@ -85,11 +110,12 @@ describe("a streaming reply's chunks", () => {
     const { store } = openStore();
     const session = store.createSession({ snapshot });
     const reply = store.appendMessage({ sessionId: session.id, role: "assistant", status: "streaming" });
+    store.appendDelta(reply.id, opening);
     store.appendDelta(reply.id, "kept ");
     store.appendMessage({ sessionId: session.id, role: "user", content: "later" });
     store.moveMessageToEnd(reply.id);
     store.appendDelta(reply.id, "text");
-    expect(store.listMessages(session.id).map((m) => m.content)).toEqual(["later", "kept text"]);
+    expect(store.listMessages(session.id).map((m) => m.content)).toEqual(["later", `${opening}kept text`]);
   });
 
   it("survive a crash mid-stream: every appended chunk is in the reply marked interrupted at the next open", () => {
@@ -158,9 +184,10 @@ describe("migration 5 (message chunks)", () => {
       expect(store.search("wombat").map((hit) => hit.id)).toEqual([session.id]);
       // And a reply streams the new way on the migrated file.
       const reply = store.appendMessage({ sessionId: session.id, role: "assistant", status: "streaming" });
-      store.appendDelta(reply.id, "new ");
-      store.appendDelta(reply.id, "numbat");
-      expect(store.updateMessage(reply.id, { status: "complete" }).content).toBe("new numbat");
+      store.appendDelta(reply.id, opening);
+      store.appendDelta(reply.id, "new numbat");
+      expect(onDisk(file, reply.id).chunks).toBe(1);
+      expect(store.updateMessage(reply.id, { status: "complete" }).content).toBe(`${opening}new numbat`);
       expect(store.search("numbat").map((hit) => hit.id)).toEqual([session.id]);
     } finally {
       store.close();
