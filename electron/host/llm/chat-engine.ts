@@ -157,16 +157,23 @@ export class ChatEngine {
     let text = "";
     // Deltas are released redacted, a secret never in two halves; `text` is what was released.
     const shown = new StreamRedactor(this.redactor, () => this.vault.knownKeys());
+    /** What the caller's own callbacks threw: theirs to meet, so it leaves as it is, not as a provider error. */
+    let callerFailure: { error: unknown } | null = null;
     const release = (piece: string) => {
       if (!piece) return;
       text += piece;
-      options.onDelta?.(piece);
+      try {
+        options.onDelta?.(piece);
+      } catch (error) {
+        callerFailure = { error };
+        watchdog.abort();
+        throw error;
+      }
     };
     let usage: Usage = emptyUsage();
     let finishReason: string | null = null;
     let model = route.model;
     const calls: { id: string; name: string; arguments: string }[] = [];
-    let inFlightFailure: { error: unknown } | null = null;
     try {
       const sending = options.whileInFlight ? whenSent(chatCompletionsURL(route.baseURL)) : null;
       // The raw response, read by our own SSE reader (sse-reader.ts says why); a refusal (4xx/5xx)
@@ -188,7 +195,7 @@ export class ChatEngine {
         try {
           options.whileInFlight();
         } catch (error) {
-          inFlightFailure = { error };
+          callerFailure = { error };
           watchdog.abort();
           throw error;
         }
@@ -217,7 +224,7 @@ export class ChatEngine {
         if (content) release(shown.push(content));
       }
     } catch (err) {
-      if (inFlightFailure) throw inFlightFailure.error;
+      if (callerFailure) throw callerFailure.error;
       if (!(options.signal?.aborted || idle)) {
         release(shown.flush());
         throw this.redactedError(withKeychainHint(toProviderRequestError(err, route), key, route));

@@ -39,7 +39,7 @@ export interface AgentLoopInput {
   takeSteers: () => void;
   /** Writes the person's message still owes (its indexing); run with the first reply's write. */
   settleUser?: () => void;
-  /** Writes the person's message itself, while the first request is in flight (Transcript.announceUser). */
+  /** Makes the person's message durable itself, while the first request is in flight (Transcript.announceUser). */
   persistUser?: PersistMessage;
   /** The turn's one read of the settings (the routes come from it too). */
   settings?: Settings;

@@ -68,7 +68,7 @@ interface TurnStart {
   origin: TurnOrigin;
   gatewaySessionKey: string;
   unsettledUserMessageId?: string;
-  /** Writes the announced message that starts the turn (`Transcript.announceUser`). */
+  /** Makes the announced message that starts the turn durable (`Transcript.announceUser`). */
   persistUser?: PersistMessage;
 }
 

@@ -1,20 +1,22 @@
 import type { Database, Statement } from "better-sqlite3";
 
-/**
- * A streaming reply's text as it arrives: each batch of deltas is one row of `message_chunks`
- * (migration 5), and the reply's own row is left alone until the reply ends, when its chunks are
- * folded into it. Why: appending to the row itself (`content = content || ?`) rewrites the whole
- * text so far on every batch, O(n²) over a reply; a 270K-character reply rewrote ~17 MB and ran
- * several WAL checkpoints (with their fsyncs) while it streamed. A chunk is one small insert.
- *
- * Invariant: only a message whose status is `streaming` has chunks (and only replies get deltas). Every way out of `streaming`
- * goes through `MessageTable`, which folds (or drops, when the text is replaced whole) the chunks
- * in the same transaction as the status change; a crash leaves them for `foldAll` at the next open.
- * Durability is the same as before: a chunk is committed before its text is shown.
- */
 /** Up to this many characters a streaming reply's row is appended to in place (about a page). */
 export const ROW_APPEND_LIMIT = 2048;
 
+/**
+ * A long streaming reply's text as it arrives: past its first ~2K characters (kept in its row),
+ * each batch of deltas is one row of `message_chunks` (migration 5), and the reply's own row is
+ * left alone until the reply ends, when its chunks are folded into it. Why: appending to the row
+ * itself (`content = content || ?`) rewrites the whole text so far on every batch, O(n²) over a
+ * reply; a 270K-character reply rewrote ~17 MB and ran several WAL checkpoints (with their
+ * fsyncs) while it streamed. A chunk is one small insert.
+ *
+ * Invariant: only a message whose status is `streaming` has chunks (and only replies get
+ * deltas). Every way out of `streaming` goes through `MessageTable`, which folds (or drops, when
+ * the text is replaced whole) the chunks in the same transaction as the status change; a crash
+ * leaves them for `foldAll` at the next open. Durability is as before: a batch is committed
+ * before its text is shown.
+ */
 export class MessageChunks {
   private readonly appendToRowStmt: Statement<[string, string]>;
   private readonly appendStmt: Statement<[string, string]>;
@@ -25,8 +27,8 @@ export class MessageChunks {
 
   constructor(db: Database) {
     // Only a reply still streaming grows: a delta that arrives after a stop is dropped. While the
-    // row is small and has no chunks, the text goes into it: a one-page rewrite is cheaper than
-    // an insert (table, index, foreign key), and the first token waits for this write.
+    // row is small and has no chunks, the text goes into it: a one-page rewrite costs less than an
+    // insert (table, index, foreign key), and a short reply never needs a chunk.
     this.appendToRowStmt = db.prepare(
       `UPDATE messages SET content = content || ?
        WHERE id = ? AND status = 'streaming' AND length(content) < ${ROW_APPEND_LIMIT}

@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import type { Clock } from "../clock.js";
 import { MessageTable } from "./message-table.js";
 import { openSessionDatabase } from "./open-database.js";
+import { PendingMessageLog, type PendingMessage } from "./pending-log.js";
 import { SessionSearch, type SearchOptions } from "./session-search.js";
 import { SearchTerms } from "./search-terms.js";
 import { prewarmBtrees, searchPrewarmPlan } from "./search-prewarm.js";
@@ -53,11 +54,16 @@ export class SessionStore {
   private readonly messages: MessageTable;
   private readonly ledger: UsageLedger;
   private readonly finder: SessionSearch;
+  /** Person's messages made durable while their request is in flight, not inserted yet (pending-log.ts). */
+  private readonly pending: PendingMessageLog;
   /**
    * Runs `fn` in one transaction. Made once: building better-sqlite3's wrapper (~15 µs) cost more
    * than the small writes it wraps.
    */
   private readonly runInTransaction: (fn: () => unknown) => unknown;
+  private readonly runHoldingWriteLock: (fn: () => unknown) => unknown;
+  /** Logged messages inserted by the open transaction: out of the log once it commits. */
+  private insertedFromLog: string[] | null = null;
   private readonly appendInTransaction: (
     input: NewMessage,
     indexLater: boolean,
@@ -79,6 +85,7 @@ export class SessionStore {
       this.ledger = new UsageLedger(this.db, options.clock);
       this.finder = new SessionSearch(this.db, { terms });
       this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
+      this.runHoldingWriteLock = this.db.transaction((fn: () => unknown) => fn()).immediate;
       this.appendInTransaction = this.atomically(
         (input: NewMessage, indexLater: boolean, keep?: KeptIdentity) => {
           const sessionRow = this.requireSessionRow(input.sessionId);
@@ -99,6 +106,9 @@ export class SessionStore {
         const sessionRow = this.messages.sessionRowOf(id);
         if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
       });
+      this.pending = new PendingMessageLog(`${options.file}-pending`);
+      // Before the crash settling below: a logged message lands complete and searchable.
+      this.replayPendingLog();
       // Folding a crashed reply's chunks and marking it are one step: a crash between them
       // would fold the same chunks twice at the next open.
       this.interruptInTransaction = this.atomically(() => this.messages.markStreamingAsInterrupted());
@@ -190,17 +200,34 @@ export class SessionStore {
    * open, so the message is never lost and ends up searchable either way.
    */
   appendUserMessageIndexLater(input: NewMessage & { role: "user" }, keep?: KeptIdentity): MessageRecord {
-    return this.guard(() => this.appendInTransaction(input, true, keep));
+    const record = this.guard(() => this.appendInTransaction(input, true, keep));
+    if (keep && this.insertedFromLog) this.insertedFromLog.push(keep.id);
+    else if (keep) this.pending.written(keep.id);
+    return record;
   }
 
   /**
-   * Appends a reply's row ahead of its text, as `streaming`, without moving its session to the
-   * top: the turn's person's message does that as it is settled, and the reply's end does it
-   * again. Why: the row is written in the commit that overlaps the request, and the session's
-   * update-time index is one write less there.
+   * Makes a person's message durable without a store commit: a line in the pending log, while its
+   * request is in flight. The caller inserts it later (`appendUserMessageIndexLater` with the same
+   * identity), or `discardLogged` when it reports it not saved; after a crash the next open does.
    */
-  reserveReply(input: NewMessage & { role: "assistant"; status: "streaming" }): MessageRecord {
-    return this.guard(() => this.appendInTransaction(input, true));
+  logUserMessage(input: NewMessage & { role: "user" }, keep: KeptIdentity): void {
+    if (!this.db.open) throw SessionStoreError.closed(this.file);
+    try {
+      const { sessionId, turnId = null, content = "", meta = {} } = input;
+      this.pending.append({ sessionId, turnId, content, meta, keep });
+    } catch (error) {
+      throw SessionStoreError.unavailable(this.pending.file, (error as Error).message, error);
+    }
+  }
+
+  /** A logged message that was reported not saved: no later open inserts it. */
+  discardLogged(messageId: string): void {
+    try {
+      this.pending.discard(messageId);
+    } catch {
+      // The log could not be rewritten: the next open inserts it, which loses nothing.
+    }
   }
 
   /** Completes a message of `appendUserMessageIndexLater`; a no-op when already settled. */
@@ -210,9 +237,10 @@ export class SessionStore {
 
   /**
    * Adds streamed text to a reply that is still `streaming`; cheap enough to call every frame
-   * (one small insert into `message_chunks`, however long the reply has grown; the chunks are
-   * folded into the reply's row and the search index catches up when the reply ends). Returns
-   * false when the reply has already ended, so a late delta after a stop is dropped.
+   * (once the row holds ~2K characters, one small insert into `message_chunks`, however long the
+   * reply has grown; the chunks are folded into the reply's row and the search index catches up
+   * when the reply ends). Returns false when the reply has already ended, so a late delta after a
+   * stop is dropped.
    */
   appendDelta(messageId: string, text: string): boolean {
     return this.guard(() => {
@@ -321,7 +349,28 @@ export class SessionStore {
 
   /** Runs `fn` as one transaction: all of its writes land, or none. Calls may nest. */
   transaction<T>(fn: () => T): T {
-    return this.guard(() => this.runInTransaction(fn) as T);
+    return this.guard(() => this.committing(this.runInTransaction, fn));
+  }
+
+  /**
+   * As `transaction`, with the store's write lock taken before `fn` runs: a store another program
+   * holds fails here (`store_locked`), before `fn` did anything, and `fn`'s writes cannot meet it.
+   */
+  transactionHoldingWriteLock<T>(fn: () => T): T {
+    return this.guard(() => this.committing(this.runHoldingWriteLock, fn));
+  }
+
+  /** Runs a transaction; a logged message it inserted leaves the log only once it committed. */
+  private committing<T>(run: (fn: () => unknown) => unknown, fn: () => T): T {
+    if (this.insertedFromLog) return run(fn) as T;
+    const inserted: string[] = (this.insertedFromLog = []);
+    try {
+      const result = run(fn) as T;
+      for (const id of inserted) this.pending.written(id);
+      return result;
+    } finally {
+      this.insertedFromLog = null;
+    }
   }
 
   /** Idempotent. Later calls fail with `store_closed`. */
@@ -333,6 +382,8 @@ export class SessionStore {
       // Only a statistics refresh; closing matters more.
     }
     this.db.close();
+    // A message still only logged stays in the log: the next open inserts it.
+    this.pending.close();
   }
 
   /**
@@ -342,6 +393,23 @@ export class SessionStore {
   private atomically<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
     const inOwnTransaction = this.db.transaction(fn);
     return (...args: A) => (this.db.inTransaction ? fn(...args) : inOwnTransaction(...args));
+  }
+
+  /** At open: what the pending log holds is inserted; a log that cannot be read names its file. */
+  private replayPendingLog(): void {
+    try {
+      this.pending.replay((message) => this.insertLogged(message));
+    } catch (error) {
+      if (error instanceof SessionStoreError || translateSqliteError(error, this.file) !== error) throw error;
+      throw SessionStoreError.unavailable(this.pending.file, (error as Error).message, error);
+    }
+  }
+
+  /** A logged message at open: inserted complete, unless it made it in or its session is gone. */
+  private insertLogged(message: PendingMessage): void {
+    if (this.messages.get(message.keep.id) || this.sessions.rowOf(message.sessionId) === undefined) return;
+    const { sessionId, turnId, content, meta, keep } = message;
+    this.appendInTransaction({ sessionId, turnId, role: "user", content, meta }, false, keep);
   }
 
   private requireSessionRow(sessionId: string): number {

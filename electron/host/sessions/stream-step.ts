@@ -3,9 +3,10 @@
  * transcript says who answered), streamed into one assistant message, with the turn-scoped
  * `pre_api_request`/`post_api_request` hooks and `chat` usage. A stop keeps the partial reply as
  * `stopped` (`interrupted` when the host shuts down); a provider error keeps it as `error` with
- * the reason in plain words. While the request is in flight the person's message is written, then
- * the reply's row, empty and not yet announced; its first text is then one small update, and every
- * delta is on disk before it is shown (delta-writer.ts).
+ * the reason in plain words. While the request is in flight the person's message is made durable
+ * (the store's pending log); the reply's first text is shown as it is written, with the person's
+ * message, in one commit (`Transcript.appendReplyShowing`), and every later delta is on disk
+ * before it is shown (delta-writer.ts).
  */
 import type { Clock } from "../clock.js";
 import type { ChatBody } from "../llm/chat-request.js";
@@ -40,10 +41,10 @@ export interface ModelStepInput {
   /** Writes the turn still owes the store (the person's message indexing); runs after the first text is shown. */
   settleUser?: () => void;
   /**
-   * Runs once the request is sent, before its answer is read: writes the person's message, with
-   * `alsoWrite` in the same commit (PersistMessage); what it throws stops the request and fails the step.
+   * Runs once the request is sent, before its answer is read: makes the person's message durable
+   * (PersistMessage); what it throws stops the request and fails the step.
    */
-  whileInFlight?: (alsoWrite?: () => void) => void;
+  whileInFlight?: () => void;
 }
 
 export type ModelStepResult =
@@ -59,8 +60,6 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   let reply: MessageRecord | null = null;
   let answeringRoute: Route | null = null;
   let writer: DeltaWriter | null = null;
-  /** The main route's reply row, written while its request was in flight (see `reserve`). */
-  let reserved: MessageRecord | null = null;
 
   const replyMeta = (route: Route, answered: boolean): MessageMeta => ({
     provider: route.providerId,
@@ -69,44 +68,12 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
   });
 
   /**
-   * Writes the reply's row ahead of its text, off the path to the first token, in one commit with
-   * the person's message when that is still unwritten. Only for the first route: a fallback's reply
-   * follows the notice that says who answered.
-   */
-  const reserve = (route: Route): void => {
-    if (reply || reserved || skipped.length) return;
-    const write = () => {
-      reserved = deps.transcript.reserveReply({
-        sessionId,
-        turnId,
-        role: "assistant",
-        status: "streaming",
-        meta: replyMeta(route, true),
-      });
-    };
-    try {
-      if (input.whileInFlight) input.whileInFlight(write);
-      else write();
-    } catch (error) {
-      reserved = null;
-      // The person's message was not saved: the step fails. A reply row alone that could not be
-      // written is left to the first text's write, which meets the store's error itself.
-      if (error instanceof MessageNotSavedError) throw error;
-    }
-  };
-
-  /**
-   * The reply's row, announced to clients and written with its first text, which is then shown;
-   * the turn's deferred indexing follows, off the path to the first token.
+   * The reply's row, announced to clients with its first text, shown as it is written (with the
+   * person's message still only logged, in one commit). A reply from a fallback comes after the
+   * notice saying who answered. The turn's deferred indexing follows, off the path to the first token.
    */
   const ensureReply = (route: Route, answered = true, firstText = ""): MessageRecord => {
     if (reply) return reply;
-    if (reserved && skipped.length) {
-      // Another route answers, after the notice saying so: the row reserved for the first goes.
-      // Nobody was told of it, but a client that read the transcript meanwhile holds it.
-      deps.transcript.remove(sessionId, [reserved.id]);
-      reserved = null;
-    }
     if (answered && skipped.length) {
       const failures = skipped.map((s) => `${s.route.providerName} failed: ${s.error.message}`).join(" ");
       deps.transcript.append({
@@ -117,28 +84,27 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
         meta: { notice: "fallback", provider: route.providerId, model: route.model },
       });
     }
-    const created = reserved
-      ? deps.transcript.startReserved(reserved, firstText)
-      : deps.transcript.appendAnnouncedFirst({
-          sessionId,
-          turnId,
-          role: "assistant",
-          status: "streaming",
-          content: firstText,
-          meta: replyMeta(route, answered),
-        });
-    reply = created;
-    writer = new DeltaWriter({
-      write: (chunk) => void deps.store().appendDelta(created.id, chunk),
-      emit: (chunk) => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk }),
+    const row = {
+      sessionId,
+      turnId,
+      role: "assistant",
+      status: "streaming",
+      content: firstText,
+      meta: replyMeta(route, answered),
+    } as const;
+    reply = deps.transcript.appendReplyShowing(row, (announced) => {
+      writer = new DeltaWriter({
+        write: (chunk) => void deps.store().appendDelta(announced.id, chunk),
+        emit: (chunk) => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk }),
+      });
+      writer.pushWritten(firstText);
     });
-    writer.pushWritten(firstText);
     try {
       input.settleUser?.();
     } catch {
       // Only its indexing is late; the turn settles it again as it ends, the next open otherwise.
     }
-    return created;
+    return reply;
   };
 
   const attempt = async (route: Route): Promise<ChatOutcome> => {
@@ -152,7 +118,7 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
     }
     const outcome = await deps.engine.stream(route, input.body, {
       signal: input.signal,
-      whileInFlight: () => reserve(route),
+      ...(input.whileInFlight ? { whileInFlight: input.whileInFlight } : {}),
       onDelta: (chunk) => {
         text += chunk;
         if (reply) writer?.push(chunk);

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { EventHub } from "../events.js";
 import type { EventPayloads, SessionEventName } from "../rpc/events.js";
+import { AnnouncedMessage, MessageNotSavedError } from "./announced-message.js";
 import type { SessionStore } from "./session-store.js";
 import { toMessageView, type SessionEventType } from "./turn-types.js";
 import type { MessageMeta, MessagePatch, MessageRecord, NewMessage } from "./types.js";
@@ -17,24 +18,17 @@ import type { MessageMeta, MessagePatch, MessageRecord, NewMessage } from "./typ
 const CACHED_SESSIONS = 16;
 
 /**
- * Writes a person's announced message, and `alsoWrite` in the same transaction (one commit: the
- * reply's row reserved while the request is in flight). Idempotent: once the message is written,
- * `alsoWrite` runs alone. A failure of either writes neither, and is thrown again on every call.
+ * Makes a person's announced message durable (the pending log), while its request is in flight.
+ * Idempotent; throws `MessageNotSavedError` when it cannot be, and again on every later call.
  */
-export type PersistMessage = (alsoWrite?: () => void) => void;
+export type PersistMessage = () => void;
 
-/** A person's message could not be written: the turn stops, and says so. */
-export class MessageNotSavedError extends Error {
-  constructor(reason: string) {
-    super(`Your message could not be saved, so it was not answered: ${reason}`);
-    this.name = "MessageNotSavedError";
-  }
-}
+export { MessageNotSavedError };
 
 export class Transcript {
   private readonly cache = new Map<string, MessageRecord[]>();
-  /** Announced person's messages not written yet; every other write writes them first (order). */
-  private readonly unwritten = new Map<string, PersistMessage>();
+  /** Announced person's messages not in the store yet; every other write writes them first (order). */
+  private readonly unwritten = new Map<string, AnnouncedMessage>();
 
   constructor(
     private readonly store: () => SessionStore,
@@ -90,9 +84,10 @@ export class Transcript {
 
   /**
    * A person's message that starts a turn, announced and in the transcript the request is built
-   * from, but not yet on disk: the turn sends its request first and writes it while the request is
-   * in flight (`persist`). Any other write to the store writes it first, so it keeps its place and
-   * is always on disk before a reply's first text. Its search indexing waits for `settleUser`.
+   * from, but not yet stored: the turn sends its request first and makes it durable while the
+   * request is in flight (`persist`, a line in the pending log). It is inserted into the store
+   * before any other write, at the latest with the reply's first text (`appendReplyShowing`), so it
+   * always keeps its place. Its search indexing waits for `settleUser`.
    */
   announceUser(input: NewMessage & { role: "user" }): { record: MessageRecord; persist: PersistMessage } {
     const { sessionId } = input;
@@ -112,40 +107,25 @@ export class Transcript {
     };
     list.push(record);
     this.announce(record);
-    let state: { kind: "unwritten" } | { kind: "written" } | { kind: "failed"; error: Error } = {
-      kind: "unwritten",
-    };
-    const persist: PersistMessage = (alsoWrite) => {
-      if (state.kind === "failed") throw state.error;
-      if (state.kind === "written") return alsoWrite?.();
-      this.unwritten.delete(sessionId);
-      try {
-        const store = this.store();
-        const stored = store.transaction(() => {
-          const written = store.appendUserMessageIndexLater(input, {
-            id: record.id,
-            createdAt: record.createdAt,
-          });
-          alsoWrite?.();
-          return written;
-        });
-        state = { kind: "written" };
+    const message = new AnnouncedMessage(record, input, {
+      store: this.store,
+      inserted: (stored) => {
+        if (this.unwritten.get(sessionId) === message) this.unwritten.delete(sessionId);
         // Another client's write in between would have moved it: then correct what clients saw.
         if (stored.seq !== record.seq) {
           this.forget(sessionId);
           this.announce(stored);
         }
-      } catch (error) {
-        const notSaved = new MessageNotSavedError(error instanceof Error ? error.message : String(error));
-        state = { kind: "failed", error: notSaved };
+      },
+      failed: (notSaved) => {
+        if (this.unwritten.get(sessionId) === message) this.unwritten.delete(sessionId);
         this.forget(sessionId);
         // Clients already show it: they keep it, marked with why it is not saved.
         this.announce({ ...record, status: "error", meta: { ...record.meta, error: notSaved.message } });
-        throw notSaved;
-      }
-    };
-    this.unwritten.set(sessionId, persist);
-    return { record, persist };
+      },
+    });
+    this.unwritten.set(sessionId, message);
+    return { record, persist: () => message.log() };
   }
 
   /**
@@ -153,9 +133,9 @@ export class Transcript {
    * before a read of the store that must show it.
    */
   writeUnwritten(): void {
-    for (const persist of [...this.unwritten.values()]) {
+    for (const message of [...this.unwritten.values()]) {
       try {
-        persist();
+        message.insert();
       } catch {
         // Its turn reports the failure; this write goes on (and meets the store's error itself).
       }
@@ -179,50 +159,43 @@ export class Transcript {
   }
 
   /**
-   * Announces a new message (with no text yet: clients need the reply before its first delta),
-   * then stores it with the announced identity and `input.content`. Why: a reply whose row was not
-   * reserved (a fallback's) writes its row and first text as one write in front of the first token.
+   * A reply's row with its first text, shown as it is written: the store's write lock is taken
+   * first, then clients are told of the reply and `show` shows its text, then the turn's person's
+   * message (when still only logged) and the reply's row are written, in one commit. Why: no write
+   * stands in front of the first token, yet a store another program holds fails before anything
+   * is shown, and the person's message then is reported not saved, as it was never stored.
    */
-  appendAnnouncedFirst(input: NewMessage): MessageRecord {
-    this.writeUnwritten();
+  appendReplyShowing(input: NewMessage, show: (reply: MessageRecord) => void): MessageRecord {
     const store = this.store();
-    const keep = { id: randomUUID(), createdAt: this.clock.now() };
+    const waiting = this.unwritten.get(input.sessionId);
     const known = this.cache.get(input.sessionId);
-    const seq = known ? (known.at(-1)?.seq ?? -1) + 1 : store.nextSeq(input.sessionId);
-    this.emit("session.message", input.sessionId, {
-      message: {
-        id: keep.id,
-        role: input.role,
-        content: "",
-        createdAt: keep.createdAt,
-        status: input.status ?? "complete",
-        turnId: input.turnId ?? null,
-        seq,
-        meta: (input.meta ?? {}) as MessageMeta,
-      },
-    });
-    const record = store.appendMessage(input, keep);
-    this.keep(record);
-    // A seq the cache got wrong would show here; then correct what clients saw.
-    return record.seq === seq ? record : this.announce(record);
-  }
-
-  /**
-   * A reply's row written ahead of its text, while its request is in flight, and not announced:
-   * clients learn of it with its first text (`startReserved`). Why: the write in front of the
-   * first token is then a one-page update of this row, not an insert with its indexes.
-   */
-  reserveReply(input: NewMessage & { role: "assistant"; status: "streaming" }): MessageRecord {
-    this.writeUnwritten();
-    const record = this.store().reserveReply({ ...input, content: "" });
-    this.keep(record);
-    return record;
-  }
-
-  /** Writes a reserved reply's first text, then announces the reply (the text is shown next). */
-  startReserved(record: MessageRecord, firstText: string): MessageRecord {
-    if (firstText) this.store().appendDelta(record.id, firstText);
-    return this.announce(record);
+    const reply: MessageRecord = {
+      id: randomUUID(),
+      sessionId: input.sessionId,
+      turnId: input.turnId ?? null,
+      role: input.role,
+      content: "",
+      status: input.status ?? "complete",
+      meta: (input.meta ?? {}) as MessageMeta,
+      createdAt: this.clock.now(),
+      seq: known ? (known.at(-1)?.seq ?? -1) + 1 : store.nextSeq(input.sessionId),
+    };
+    let shown = false;
+    try {
+      return store.transactionHoldingWriteLock(() => {
+        this.announce(reply);
+        shown = true;
+        show(reply);
+        this.writeUnwritten();
+        const record = store.appendMessage(input, { id: reply.id, createdAt: reply.createdAt });
+        this.keep(record);
+        // A seq the cache got wrong would show here; then correct what clients saw.
+        return record.seq === reply.seq ? record : this.announce(record);
+      });
+    } catch (error) {
+      if (!shown && waiting && !waiting.settled) throw waiting.fail(error);
+      throw error;
+    }
   }
 
   update(messageId: string, patch: MessagePatch): MessageRecord {

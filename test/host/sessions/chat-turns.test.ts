@@ -110,28 +110,37 @@ describe("a chat turn", () => {
     expect(messages[1]).toMatchObject({ role: "assistant", content: "one two ", status: "stopped" });
   });
 
-  it("has every delta on disk before it is emitted", async () => {
+  it("has every delta on disk as it is emitted: the first in the same step, every later one before", async () => {
     rig.main.fault({ kind: "stall", afterChunks: 6 });
     rig.main.enqueue("alpha beta gamma delta epsilon zeta eta");
     const { sessionId } = await rig.ok("session.create", { title: "Durable deltas" });
     const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
-    const checks: { shown: string; stored: string }[] = [];
+    const storedReply = () =>
+      reader
+        .prepare(`SELECT ${contentOf("m")} FROM messages m WHERE role = 'assistant'`)
+        .pluck()
+        .get() as string;
+    const checks: Promise<{ shown: string; stored: string }>[] = [];
     let shown = "";
     const unsubscribe = rig.host.events.subscribe((frame) => {
       if (frame.params.type !== "session.delta" || frame.params.session_id !== sessionId) return;
       shown += (frame.params.payload as { text: string }).text;
-      const stored = reader
-        .prepare(`SELECT ${contentOf("m")} FROM messages m WHERE role = 'assistant'`)
-        .pluck()
-        .get() as string;
-      checks.push({ shown, stored });
+      const at = shown;
+      // The first text is shown, then written before the host runs anything else (delta-writer.ts):
+      // read at the next microtask. Every later batch is read as it is emitted.
+      checks.push(
+        checks.length === 0
+          ? new Promise((resolve) => queueMicrotask(() => resolve({ shown: at, stored: storedReply() })))
+          : Promise.resolve({ shown: at, stored: storedReply() }),
+      );
     });
     await rig.ok("session.send", { sessionId, text: "Go" });
     await rig.waitForEvent("session.delta", (p) => p.text.includes("delta"));
     unsubscribe();
+    const results = await Promise.all(checks);
     reader.close();
-    expect(checks.length).toBeGreaterThan(0);
-    for (const check of checks) expect(check.stored).toBe(check.shown);
+    expect(results.length).toBeGreaterThan(1);
+    for (const check of results) expect(check.stored).toBe(check.shown);
     expect(shown).toContain("alpha beta gamma");
     await rig.ok("session.stop", { sessionId });
     await rig.idle(sessionId);

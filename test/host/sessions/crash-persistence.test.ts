@@ -5,11 +5,12 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../../electron/host/clock.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ManualClock } from "../../../electron/host/clock.js";
 import { contentOf } from "../../../electron/host/sessions/message-chunks.js";
 import { SessionStore } from "../../../electron/host/sessions/session-store.js";
 import { startFakeProvider, type FakeProvider } from "../../fixtures/fake-provider.js";
@@ -73,7 +74,7 @@ describe("a reply streaming when the host is killed", () => {
         expect(saved).toHaveLength(1);
         expect(saved[0]!.startsWith(emitted), `round ${round}: the saved reply lost emitted text`).toBe(true);
         // And as the next open shows it: interrupted, with all of that text.
-        const store = new SessionStore({ file, clock: systemClock });
+        const store = new SessionStore({ file, clock: new ManualClock() });
         const [, reply] = store.listMessages(store.listSessions()[0]!.id);
         store.close();
         expect(reply).toMatchObject({ role: "assistant", status: "interrupted", content: saved[0] });
@@ -89,4 +90,54 @@ describe("a reply streaming when the host is killed", () => {
         `${equal} identical, 0 lost`,
     );
   }, 120_000);
+});
+
+describe("a person's message whose request is in flight when the host is killed", () => {
+  it("is inserted, complete and searchable, when the store next opens", async () => {
+    requireSecretService();
+    provider = await startFakeProvider({ apiKey: KEY });
+    // The answer never comes in time: the host dies while its request is in flight.
+    provider.fault({ kind: "slow", delayMs: 30_000 });
+    const home = tempHome("hermes-kill-in-flight-");
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          join(import.meta.dirname, "support", "stream-kill-child.ts"),
+          home.dir,
+          provider.baseURL,
+          KEY,
+        ],
+        { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
+      );
+      const exited = once(child, "exit");
+      const log = join(home.dir, "sessions.sqlite-pending");
+      // Durable as soon as the request is out: the pending log holds it, the store not yet.
+      await vi.waitFor(
+        () => expect(existsSync(log) && readFileSync(log, "utf8")).toContain("Tell me a long story"),
+        {
+          timeout: 20_000,
+          interval: 10,
+        },
+      );
+      child.kill("SIGKILL");
+      await exited;
+      const store = new SessionStore({ file: join(home.dir, "sessions.sqlite"), clock: new ManualClock() });
+      try {
+        const [session] = store.listSessions();
+        expect(store.listMessages(session!.id).map((m) => [m.role, m.content, m.status])).toEqual([
+          ["user", "Tell me a long story", "complete"],
+        ]);
+        expect(store.search("story").map((hit) => hit.id)).toEqual([session!.id]);
+      } finally {
+        store.close();
+      }
+      expect(readFileSync(log, "utf8")).toBe("");
+    } finally {
+      provider.reset();
+      home.cleanup();
+    }
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempHome } from "../support/temp-home.js";
+import { durableUserMessages } from "./support/durable-messages.js";
 import { MAIN_KEY, startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig | null = null;
@@ -169,7 +170,8 @@ describe("store faults", () => {
     other.exec("BEGIN EXCLUSIVE");
     let finished: any;
     try {
-      // The request goes out first; the message is written while it is in flight, and that fails.
+      // The request goes out first and the message is logged while it is in flight; its insert,
+      // with the reply's first text, finds the store locked before anything is shown.
       const { turnId } = await rig.ok("session.send", { sessionId, text: "Blocked" });
       finished = await rig.waitForEvent("session.turn.finished", (p) => p.turnId === turnId);
     } finally {
@@ -192,6 +194,8 @@ describe("store faults", () => {
     await rig.idle(sessionId);
     const contents = (await rig.ok("session.messages", { sessionId })).messages.map((m: any) => m.content);
     expect(contents).toEqual(["Keep me", "Saved reply"]);
+    // Reported not saved, it is not left for the next open to insert either.
+    expect(durableUserMessages(rig.home)).toEqual({ stored: ["Keep me"], logged: [] });
   });
 
   it("a corrupt store file answers a clear error, is left untouched, and the rest of the host works", async () => {
@@ -298,13 +302,11 @@ describe("durability and restarts of a running chat", () => {
     rig = await startSessionRig();
     rig.main.enqueue("Streaming now");
     const { sessionId } = await rig.ok("session.create", { title: "Durable" });
-    const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
-    const seenAtFirstDelta: unknown[] = [];
+    const home = rig.home;
+    const seenAtFirstDelta: ReturnType<typeof durableUserMessages>[] = [];
     const unsubscribe = rig.host.events.subscribe((frame) => {
       if (frame.params.type === "session.delta" && seenAtFirstDelta.length === 0) {
-        seenAtFirstDelta.push(
-          reader.prepare("SELECT content FROM messages WHERE role = 'user'").pluck().all(),
-        );
+        seenAtFirstDelta.push(durableUserMessages(home));
       }
     });
     try {
@@ -312,9 +314,10 @@ describe("durability and restarts of a running chat", () => {
       await rig.idle(sessionId);
     } finally {
       unsubscribe();
-      reader.close();
     }
-    expect(seenAtFirstDelta).toEqual([["Keep this safe"]]);
+    // Durable in the store's pending log; it is inserted with the reply's first text, as it is shown.
+    expect(seenAtFirstDelta).toEqual([{ stored: [], logged: ["Keep this safe"] }]);
+    expect(durableUserMessages(home)).toEqual({ stored: ["Keep this safe"], logged: [] });
     // …and once the reply started it is complete and searchable.
     const { messages } = await rig.ok("session.messages", { sessionId });
     expect(messages[0]).toMatchObject({ content: "Keep this safe", status: "complete" });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionStore } from "../../../electron/host/sessions/session-store.js";
+import { durableUserMessages } from "./support/durable-messages.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig | null = null;
@@ -56,31 +57,29 @@ describe("the person's message of a new turn", () => {
       if (sent.includes(text) && !order.includes("request sent")) order.push("request sent");
       return (socketWrite as (...a: any[]) => boolean).apply(this, args);
     });
-    const append = SessionStore.prototype.appendUserMessageIndexLater;
-    vi.spyOn(SessionStore.prototype, "appendUserMessageIndexLater").mockImplementation(function (
+    const log = SessionStore.prototype.logUserMessage;
+    vi.spyOn(SessionStore.prototype, "logUserMessage").mockImplementation(function (
       this: SessionStore,
-      ...args: Parameters<SessionStore["appendUserMessageIndexLater"]>
+      ...args: Parameters<SessionStore["logUserMessage"]>
     ) {
-      const record = append.apply(this, args);
-      order.push("message written");
-      return record;
+      log.apply(this, args);
+      order.push("message logged");
     });
-    const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
-    let onDiskAtFirstDelta: unknown = null;
+    const home = rig.home;
+    let onDiskAtFirstDelta: ReturnType<typeof durableUserMessages> | null = null;
     const unsubscribe = rig.host.events.subscribe((frame) => {
       if (frame.params.type !== "session.delta" || order.includes("first delta")) return;
       order.push("first delta");
-      onDiskAtFirstDelta = reader.prepare("SELECT content FROM messages WHERE role = 'user'").pluck().all();
+      onDiskAtFirstDelta = durableUserMessages(home);
     });
     try {
       await rig.ok("session.send", { sessionId, text });
       await rig.idle(sessionId);
     } finally {
       unsubscribe();
-      reader.close();
     }
-    expect(order).toEqual(["request sent", "message written", "first delta"]);
-    expect(onDiskAtFirstDelta).toContain(text);
+    expect(order).toEqual(["request sent", "message logged", "first delta"]);
+    expect(onDiskAtFirstDelta).toEqual({ stored: ["Open the connection"], logged: [text] });
     const { messages } = await rig.ok("session.messages", { sessionId });
     expect(messages.map((m: any) => [m.role, m.content, m.status])).toEqual([
       ["user", text, "complete"],
@@ -92,32 +91,40 @@ describe("the person's message of a new turn", () => {
     ]);
   });
 
-  it("is written with the reply's row while the request is in flight; the reply is announced with its first text", async () => {
+  it("is logged while the request is in flight, and stored with the reply's first text, as it is shown", async () => {
     rig = await startSessionRig();
     rig.main.fault({ kind: "slow", delayMs: 400 });
     rig.main.enqueue("Reserved reply");
-    const { sessionId } = await rig.ok("session.create", { title: "Reserved" });
+    const { sessionId } = await rig.ok("session.create", { title: "Logged" });
+    const home = rig.home;
     const events: { type: string; payload: any }[] = [];
-    const unsubscribe = rig.host.events.subscribe((frame) =>
-      events.push({ type: frame.params.type, payload: frame.params.payload }),
-    );
-    const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
+    const reader = new Database(join(home, "sessions.sqlite"), { readonly: true });
     const rows = () =>
       reader.prepare("SELECT role, content, status FROM messages ORDER BY row").all() as {
         role: string;
         content: string;
         status: string;
       }[];
+    // The rows are written in the step that shows the first text: read at the next microtask.
+    let firstText: { shown: string; storedNext: Promise<{ role: string; content: string }[]> } | null = null;
+    const unsubscribe = rig.host.events.subscribe((frame) => {
+      events.push({ type: frame.params.type, payload: frame.params.payload });
+      if (frame.params.type !== "session.delta" || firstText) return;
+      const shown = (frame.params.payload as { text: string }).text;
+      const storedNext = new Promise<{ role: string; content: string }[]>((resolve) =>
+        queueMicrotask(() => resolve(rows().map(({ role, content }) => ({ role, content })))),
+      );
+      firstText = { shown, storedNext };
+    });
     try {
       await rig.ok("session.send", { sessionId, text: "Hold on" });
-      // The provider answers after 400 ms: both rows are written long before (one commit).
-      await vi.waitFor(() => expect(rows().length).toBe(2), { timeout: 300, interval: 5 });
-      expect(rows().map((r) => [r.role, r.content])).toEqual([
-        ["user", "Hold on"],
-        ["assistant", ""],
-      ]);
-      expect(rows()[1]!.status).toBe("streaming");
-      // Nobody was told of the reply yet: it has no text to show.
+      // The provider answers after 400 ms: the message is durable long before, in the pending log.
+      await vi.waitFor(() => expect(durableUserMessages(home).logged).toEqual(["Hold on"]), {
+        timeout: 300,
+        interval: 5,
+      });
+      expect(rows()).toEqual([]);
+      // Nobody was told of a reply yet: it has no text to show.
       expect(
         events.filter((e) => e.type === "session.message" && e.payload.message.role === "assistant"),
       ).toEqual([]);
@@ -126,6 +133,14 @@ describe("the person's message of a new turn", () => {
       unsubscribe();
       reader.close();
     }
+    expect(firstText).not.toBeNull();
+    const first = firstText as unknown as { shown: string; storedNext: Promise<unknown> };
+    expect(first.shown.length).toBeGreaterThan(0);
+    expect(await first.storedNext).toEqual([
+      { role: "user", content: "Hold on" },
+      { role: "assistant", content: first.shown },
+    ]);
+    expect(durableUserMessages(home).logged).toEqual([]);
     const replyEvents = events.filter(
       (e) =>
         (e.type === "session.message" && e.payload.message.role === "assistant") ||

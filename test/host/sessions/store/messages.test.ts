@@ -52,28 +52,6 @@ describe("SessionStore messages", () => {
     expect(done).toMatchObject({ content: "Hello, world", status: "complete", meta: { provider: "fake" } });
   });
 
-  it("reserves a reply's row without moving its chat up; the reply's end does, and makes it searchable", () => {
-    const { store, clock } = openStore();
-    const older = store.createSession({ snapshot, title: "Older" });
-    clock.advance(10);
-    store.createSession({ snapshot, title: "Newer" });
-    clock.advance(10);
-    const reply = store.reserveReply({
-      sessionId: older.id,
-      turnId: "t",
-      role: "assistant",
-      status: "streaming",
-    });
-    expect(store.getMessage(reply.id)).toMatchObject({ content: "", status: "streaming", seq: 0 });
-    expect(store.listSessions().map((s) => s.title)).toEqual(["Newer", "Older"]);
-    expect(store.getSession(older.id)?.updatedAt).toBe(older.updatedAt);
-
-    store.appendDelta(reply.id, "quokka facts");
-    store.updateMessage(reply.id, { status: "complete" });
-    expect(store.listSessions().map((s) => s.title)).toEqual(["Older", "Newer"]);
-    expect(store.search("quokka").map((hit) => hit.id)).toEqual([older.id]);
-  });
-
   it("drops a delta that arrives after the reply was stopped, keeping the partial text", () => {
     const { store } = openStore();
     const session = store.createSession({ snapshot });
