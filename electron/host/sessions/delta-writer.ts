@@ -1,13 +1,14 @@
 /**
- * Streamed text is on disk as it reaches anyone's screen: each batch is appended to the reply's
- * row and then emitted as one `session.delta`, so a crash (even `kill -9`) never loses text a
- * person saw. The reply's first text is written with its row, in the same synchronous step that
- * shows it (`Transcript.appendReplyShowing`), before the event loop runs anything else and long
- * before a window can paint it: no write stands in front of the first token. Batching keeps the
- * speed: a chunk that arrives while nothing is pending goes out at once, and what arrives within a
- * display frame after a batch went out is gathered and written and shown together when that frame
- * ends. Why a frame and not one turn of the event loop: a fast provider's reads come more often
- * than a screen can show them, and each batch is one store write and one message for every client.
+ * Streamed text is on disk as it reaches anyone's screen: each batch is appended to the reply
+ * (the store keeps it as one chunk of the reply, see message-chunks.ts) and then emitted as one
+ * `session.delta`, so a crash (even `kill -9`) never loses text a person saw. The reply's first
+ * text is written with its row, in the same synchronous step that shows it
+ * (`Transcript.appendReplyShowing`), before the event loop runs anything else and long before a
+ * window can paint it: no write stands in front of the first token. Batching keeps the speed: a
+ * chunk that arrives while nothing is pending goes out at once, and what arrives within a display
+ * frame after a batch went out is gathered and written and shown together when that frame ends.
+ * Why a frame and not one turn of the event loop: a fast provider's reads come more often than a
+ * screen can show them, and each batch is one commit and one message for every client.
  */
 import { systemClock, type Clock, type TimerHandle } from "../clock.js";
 

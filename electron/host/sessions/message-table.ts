@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database, Statement } from "better-sqlite3";
 import type { Clock } from "../clock.js";
+import { contentOf, MessageChunks } from "./message-chunks.js";
 import { MAX_SESSION_ROW, MESSAGES_PER_SESSION, messageKey, sessionKeyRange } from "./message-key.js";
 import type { SearchTerms } from "./search-terms.js";
 import { SessionInputError } from "./session-errors.js";
@@ -38,8 +39,8 @@ type InsertParams = [
   number,
 ];
 
-const rowColumns =
-  "m.id, s.id AS session_id, m.turn_id, m.role, m.content, m.status, m.meta, m.created_at, m.seq";
+// A streaming message's text is its row plus its chunks (message-chunks.ts).
+const rowColumns = `m.id, s.id AS session_id, m.turn_id, m.role, ${contentOf("m")} AS content, m.status, m.meta, m.created_at, m.seq`;
 
 /** The messages table: a session's transcript in `seq` order. Statements are prepared once. */
 export class MessageTable {
@@ -48,7 +49,7 @@ export class MessageTable {
   private readonly byIdStmt: Statement<[string], MessageRow>;
   private readonly sessionRowStmt: Statement<[string], { session_row: number }>;
   private readonly listStmt: Statement<[number, number], MessageRow>;
-  private readonly appendDeltaStmt: Statement<[string, string]>;
+  private readonly chunks: MessageChunks;
   private readonly updateStmt: Statement<
     [{ id: string; content: string | null; status: MessageStatus | null; meta: string | null }]
   >;
@@ -80,10 +81,7 @@ export class MessageTable {
       `SELECT ${rowColumns} FROM messages m JOIN sessions s ON s.row = m.session_row
        WHERE m.row BETWEEN ? AND ? ORDER BY m.row`,
     );
-    // Only a reply still streaming grows: a delta that arrives after a stop is dropped.
-    this.appendDeltaStmt = db.prepare(
-      "UPDATE messages SET content = content || ? WHERE id = ? AND status = 'streaming'",
-    );
+    this.chunks = new MessageChunks(db);
     this.updateStmt = db.prepare(
       `UPDATE messages SET
          content = coalesce(:content, content),
@@ -185,11 +183,15 @@ export class MessageTable {
 
   /** True when appended; false when the message is no longer streaming (or does not exist). */
   appendDelta(id: string, text: string): boolean {
-    return this.appendDeltaStmt.run(text, id).changes > 0;
+    return this.chunks.append(id, text);
   }
 
-  /** False when no such message exists. */
+  /** False when no such message exists. The caller runs it in a transaction. */
   update(id: string, patch: MessagePatch): boolean {
+    // A streaming reply's chunks go before its row changes: replaced by new content, or folded in
+    // when the stream ends (the search index must see the whole text).
+    if (patch.content !== undefined) this.chunks.drop(id);
+    else if (patch.status !== undefined && patch.status !== "streaming") this.chunks.fold(id);
     const meta = patch.meta === undefined ? null : JSON.stringify(patch.meta);
     const changes = this.updateStmt.run({
       id,
@@ -214,10 +216,12 @@ export class MessageTable {
   }
 
   /**
-   * After a crash: a reply left `streaming` keeps its partial text and becomes `interrupted`; a
-   * person's message whose indexing was deferred becomes complete. Returns the replies marked.
+   * After a crash: a reply left `streaming` keeps its partial text (its chunks folded into its row)
+   * and becomes `interrupted`; a person's message whose indexing was deferred becomes complete.
+   * Returns the replies marked. The caller runs it in a transaction.
    */
   markStreamingAsInterrupted(): number {
+    this.chunks.foldAll();
     this.recoverUsersStmt.run();
     const interrupted = this.interruptStmt.run().changes;
     this.terms.drain();

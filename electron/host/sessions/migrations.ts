@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { messageChunksSchema } from "./message-chunks.js";
 
 /**
  * The store's schema, as an ordered list of steps. `PRAGMA user_version` records the last step
@@ -147,6 +148,11 @@ CREATE INDEX sessions_pinned ON sessions (pinned_at DESC) WHERE pinned_at IS NOT
     version: 4,
     description: "the message index's words in a plain table, so a typed prefix completes in one short read",
     up: (db) => db.exec(searchTermsSchema),
+  },
+  {
+    version: 5,
+    description: "a streaming reply's text as appended chunks, folded into its row when it ends",
+    up: (db) => db.exec(messageChunksSchema),
   },
 ];
 

@@ -71,6 +71,7 @@ export class SessionStore {
   ) => MessageRecord;
   private readonly updateInTransaction: (id: string, patch: MessagePatch) => MessageRecord;
   private readonly settleInTransaction: (id: string) => void;
+  private readonly interruptInTransaction: () => number;
 
   constructor(options: SessionStoreOptions) {
     this.file = options.file;
@@ -108,7 +109,10 @@ export class SessionStore {
       this.pending = new PendingMessageLog(`${options.file}-pending`);
       // Before the crash settling below: a logged message lands complete and searchable.
       this.replayPendingLog();
-      this.interruptedAtOpen = this.messages.markStreamingAsInterrupted();
+      // Folding a crashed reply's chunks and marking it are one step: a crash between them
+      // would fold the same chunks twice at the next open.
+      this.interruptInTransaction = this.atomically(() => this.messages.markStreamingAsInterrupted());
+      this.interruptedAtOpen = this.interruptInTransaction();
       this.notSentAtOpen = this.messages.markPendingAsNotSent();
     } catch (error) {
       this.db.close();
@@ -232,9 +236,11 @@ export class SessionStore {
   }
 
   /**
-   * Adds streamed text to a reply that is still `streaming`; cheap enough to call every ~100 ms
-   * (one indexed row update; the search index catches up when the reply ends). Returns false when
-   * the reply has already ended, so a late delta after a stop is dropped.
+   * Adds streamed text to a reply that is still `streaming`; cheap enough to call every frame
+   * (once the row holds ~2K characters, one small insert into `message_chunks`, however long the
+   * reply has grown; the chunks are folded into the reply's row and the search index catches up
+   * when the reply ends). Returns false when the reply has already ended, so a late delta after a
+   * stop is dropped.
    */
   appendDelta(messageId: string, text: string): boolean {
     return this.guard(() => {
@@ -306,7 +312,7 @@ export class SessionStore {
 
   /** Runs at open; exposed for a host that wants to re-run it. Returns how many were marked. */
   markStreamingAsInterrupted(): number {
-    return this.guard(() => this.messages.markStreamingAsInterrupted());
+    return this.guard(() => this.interruptInTransaction());
   }
 
   // Search

@@ -71,7 +71,8 @@ export function useFollowOutput(): FollowOutput {
       }
       toEnd();
     };
-    follow();
+    // No first call here: the observer reports each element once as it starts observing, after
+    // the frame's layout; reading the view's size now would lay the page out inside the commit.
     const observer = new ResizeObserver(follow);
     observer.observe(content);
     observer.observe(scroller);
@@ -93,11 +94,28 @@ export function useFollowOutput(): FollowOutput {
     setAtBottom(bottom || programmatic.current || grewUnderUs);
   }, []);
 
+  // A jump asked for while a new message or turn is committed waits for the next frame: reading
+  // where the end is lays the page out there and then, in the commit's task (a first message's
+  // commit and its layout were one ~10 ms task); in the frame, layout is due anyway.
+  const pendingJump = useRef<number | null>(null);
+  useEffect(
+    () => () => {
+      if (pendingJump.current !== null) cancelAnimationFrame(pendingJump.current);
+    },
+    [],
+  );
   const jumpToLatest = useCallback(
     (options: { smooth?: boolean } = {}) => {
       following.current = true;
       setAtBottom(true);
-      toEnd(options.smooth ?? false);
+      if (options.smooth) {
+        toEnd(true);
+        return;
+      }
+      pendingJump.current ??= requestAnimationFrame(() => {
+        pendingJump.current = null;
+        if (following.current) toEnd();
+      });
     },
     [toEnd],
   );

@@ -9,17 +9,25 @@ import { deferredComponent } from "../ui/deferred-component.js";
 const DeferredMarkdown = deferredComponent(() => import("./markdown.js").then((module) => module.Markdown));
 
 /**
- * Loads the renderer and, in later idle moments (one sample each), runs its parser over a sample
- * of every kind of block so a first reply is quick.
+ * An idle period at least this long has no frame due in it (the browser grants up to 50 ms then):
+ * a warm-up sample takes up to ~16 ms on cold code, so between a stream's frames it would be a
+ * long task of its own, and would delay the next frame.
+ */
+const warmUpIdleMs = 40;
+
+/**
+ * Loads the renderer and, in later idle moments with no frame due (one sample each), runs its
+ * parser over a sample of every kind of block so a first reply is quick.
  */
 export function preloadMarkdown(): Promise<unknown> {
   return DeferredMarkdown.preload().then(() =>
     import("./markdown.js").then(({ warmUpMarkdown }) => {
       if (typeof requestIdleCallback !== "function") return;
-      const step = (index: number) => {
-        if (warmUpMarkdown(index)) requestIdleCallback(() => step(index + 1));
+      const step = (index: number) => (deadline: IdleDeadline) => {
+        if (deadline.timeRemaining() < warmUpIdleMs) requestIdleCallback(step(index));
+        else if (warmUpMarkdown(index)) requestIdleCallback(step(index + 1));
       };
-      requestIdleCallback(() => step(0));
+      requestIdleCallback(step(0));
     }),
   );
 }

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { contentOf } from "../../../electron/host/sessions/message-chunks.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig;
@@ -115,7 +116,10 @@ describe("a chat turn", () => {
     const { sessionId } = await rig.ok("session.create", { title: "Durable deltas" });
     const reader = new Database(join(rig.home, "sessions.sqlite"), { readonly: true });
     const storedReply = () =>
-      reader.prepare("SELECT content FROM messages WHERE role = 'assistant'").pluck().get() as string;
+      reader
+        .prepare(`SELECT ${contentOf("m")} FROM messages m WHERE role = 'assistant'`)
+        .pluck()
+        .get() as string;
     const checks: Promise<{ shown: string; stored: string }>[] = [];
     let shown = "";
     const unsubscribe = rig.host.events.subscribe((frame) => {

@@ -11,6 +11,7 @@ import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../../electron/host/clock.js";
+import { contentOf } from "../../../electron/host/sessions/message-chunks.js";
 import { SessionStore } from "../../../electron/host/sessions/session-store.js";
 import { startFakeProvider, type FakeProvider } from "../../fixtures/fake-provider.js";
 import { requireSecretService } from "../support/test-host.js";
@@ -58,16 +59,25 @@ describe("a reply streaming when the host is killed", () => {
       const home = tempHome("hermes-kill-");
       try {
         provider.enqueue({ kind: "text", content: story(400), tokensPerSecond: 300 });
-        const emitted = await streamAndKill(home.dir, provider.baseURL, 5 + round * 9);
-        const db = new Database(join(home.dir, "sessions.sqlite"), { readonly: true });
+        // The later rounds pass the ~2K characters a reply's row takes in place (message-chunks.ts),
+        // so the text killed mid-stream is partly in its chunks.
+        const emitted = await streamAndKill(home.dir, provider.baseURL, 5 + round * 15);
+        const file = join(home.dir, "sessions.sqlite");
+        // The file as the kill left it: the reply's row and the chunks streamed into it.
+        const db = new Database(file, { readonly: true });
         const saved = db
-          .prepare("SELECT content FROM messages WHERE role = 'assistant'")
+          .prepare(`SELECT ${contentOf("m")} FROM messages m WHERE role = 'assistant'`)
           .pluck()
           .all() as string[];
         db.close();
         expect(emitted.length).toBeGreaterThan(0);
         expect(saved).toHaveLength(1);
         expect(saved[0]!.startsWith(emitted), `round ${round}: the saved reply lost emitted text`).toBe(true);
+        // And as the next open shows it: interrupted, with all of that text.
+        const store = new SessionStore({ file, clock: new ManualClock() });
+        const [, reply] = store.listMessages(store.listSessions()[0]!.id);
+        store.close();
+        expect(reply).toMatchObject({ role: "assistant", status: "interrupted", content: saved[0] });
         results.push({ emitted: emitted.length, saved: saved[0]!.length });
       } finally {
         provider.reset();

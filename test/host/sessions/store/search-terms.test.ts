@@ -3,6 +3,7 @@
 // store must leave every search answer exactly as the index's own vocabulary gave it before.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { LATEST_SCHEMA_VERSION } from "../../../../electron/host/sessions/migrations.js";
 import { SessionSearch } from "../../../../electron/host/sessions/session-search.js";
 import type { WordCompletions } from "../../../../electron/host/sessions/search-terms.js";
 import { seededRandom } from "../../../fixtures/seeded-random.js";
@@ -138,7 +139,7 @@ describe("the search word list", () => {
 
     const db = new Database(file, { readonly: true });
     try {
-      expect(db.pragma("user_version", { simple: true })).toBe(4);
+      expect(db.pragma("user_version", { simple: true })).toBe(LATEST_SCHEMA_VERSION);
       expect(missingFromList(file)).toEqual([]);
       const current = new SessionSearch(db);
       const before = new SessionSearch(db, { terms: new IndexVocabulary(db) });
@@ -160,11 +161,12 @@ describe("the search word list", () => {
   });
 });
 
-/** The file as schema version 3 left it: no word list, the update trigger of version 1. */
+/** The file as schema version 3 left it: no word list (nor the later chunks table), the update trigger of version 1. */
 function downgradeToVersion3(file: string): void {
   const db = new Database(file);
   try {
     db.exec(`
+      DROP TABLE message_chunks;
       DROP TABLE messages_terms;
       DROP TABLE messages_terms_pending;
       DROP TRIGGER messages_fts_update;
