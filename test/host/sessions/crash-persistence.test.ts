@@ -29,14 +29,19 @@ function story(words: number): string {
   return Array.from({ length: words }, (_, i) => `word${i}${i % 7 === 0 ? "." : ""}`).join(" ");
 }
 
-/** Runs one child until it has emitted `killAfter` deltas, kills it, returns what it emitted. */
-async function streamAndKill(home: string, baseURL: string, killAfter: number): Promise<string> {
+/** A child host that sends one message to `baseURL` at once and prints the deltas it emits. */
+function startChild(home: string, baseURL: string) {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", join(import.meta.dirname, "support", "stream-kill-child.ts"), home, baseURL, KEY],
     { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
   );
-  const exited = once(child, "exit");
+  return { child, exited: once(child, "exit") };
+}
+
+/** Runs one child until it has emitted `killAfter` deltas, kills it, returns what it emitted. */
+async function streamAndKill(home: string, baseURL: string, killAfter: number): Promise<string> {
+  const { child, exited } = startChild(home, baseURL);
   let emitted = "";
   let deltas = 0;
   const lines = createInterface({ input: child.stdout! });
@@ -100,19 +105,7 @@ describe("a person's message whose request is in flight when the host is killed"
     provider.fault({ kind: "slow", delayMs: 30_000 });
     const home = tempHome("hermes-kill-in-flight-");
     try {
-      const child = spawn(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          join(import.meta.dirname, "support", "stream-kill-child.ts"),
-          home.dir,
-          provider.baseURL,
-          KEY,
-        ],
-        { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] },
-      );
-      const exited = once(child, "exit");
+      const { child, exited } = startChild(home.dir, provider.baseURL);
       const log = join(home.dir, "sessions.sqlite-pending");
       // Durable as soon as the request is out: the pending log holds it, the store not yet.
       await vi.waitFor(
