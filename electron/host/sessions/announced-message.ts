@@ -29,6 +29,8 @@ type State = "in memory" | "logged" | "inserted" | { failed: MessageNotSavedErro
 
 export class AnnouncedMessage {
   private state: State = "in memory";
+  /** Where it was before its insert: where it is again if the insert's transaction rolls back. */
+  private beforeInsert: "in memory" | "logged" = "in memory";
 
   constructor(
     readonly record: MessageRecord,
@@ -59,11 +61,22 @@ export class AnnouncedMessage {
     if (this.state === "inserted") return;
     try {
       const stored = this.hooks.store().appendUserMessageIndexLater(this.input, this.identity());
+      this.beforeInsert = this.state;
       this.state = "inserted";
       this.hooks.inserted(stored);
     } catch (error) {
       throw this.fail(error);
     }
+  }
+
+  /**
+   * The transaction that inserted it rolled back (a later write of the same commit failed): it is
+   * where it was before, still to insert. True when that undid an insert.
+   */
+  insertRolledBack(): boolean {
+    if (this.state !== "inserted") return false;
+    this.state = this.beforeInsert;
+    return true;
   }
 
   /** Reports it not saved for `error` (what the store threw); returns the error to throw. */

@@ -194,6 +194,8 @@ export class Transcript {
       });
     } catch (error) {
       if (!shown && waiting && !waiting.settled) throw waiting.fail(error);
+      // Its insert went with the failed commit: the next write inserts it (the log still holds it).
+      if (waiting?.insertRolledBack()) this.unwritten.set(input.sessionId, waiting);
       throw error;
     }
   }

@@ -160,6 +160,29 @@ describe("the person's message of a new turn", () => {
     ]);
   });
 
+  it("is still stored when the commit with the reply's first text fails after inserting it", async () => {
+    rig = await startSessionRig();
+    rig.main.enqueue("Lost first");
+    const { sessionId } = await rig.ok("session.create", { title: "Rolled back" });
+    // The reply's row fails once, after the person's message was inserted in the same commit.
+    const append = SessionStore.prototype.appendMessage;
+    let failures = 0;
+    vi.spyOn(SessionStore.prototype, "appendMessage").mockImplementation(function (
+      this: SessionStore,
+      ...args: Parameters<SessionStore["appendMessage"]>
+    ) {
+      if (args[0].role === "assistant" && failures++ === 0) throw new Error("disk I/O error");
+      return append.apply(this, args);
+    });
+    await rig.ok("session.send", { sessionId, text: "Do not drop me" });
+    await rig.idle(sessionId);
+    expect(failures).toBeGreaterThan(0);
+    // The rollback took the message's insert with it: a later write of the turn inserted it again.
+    expect(durableUserMessages(rig.home)).toEqual({ stored: ["Do not drop me"], logged: [] });
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages[0]).toMatchObject({ role: "user", content: "Do not drop me", status: "complete" });
+  });
+
   it("is in the session's messages as soon as the send returns", async () => {
     rig = await startSessionRig();
     rig.main.fault({ kind: "slow", delayMs: 200 });
