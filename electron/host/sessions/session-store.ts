@@ -217,7 +217,7 @@ export class SessionStore {
       const { sessionId, turnId = null, content = "", meta = {} } = input;
       this.pending.append({ sessionId, turnId, content, meta, keep });
     } catch (error) {
-      throw SessionStoreError.unavailable(this.pending.file, (error as Error).message, error);
+      throw this.pendingLogUnavailable(error);
     }
   }
 
@@ -400,9 +400,14 @@ export class SessionStore {
     try {
       this.pending.replay((message) => this.insertLogged(message));
     } catch (error) {
-      if (error instanceof SessionStoreError || translateSqliteError(error, this.file) !== error) throw error;
-      throw SessionStoreError.unavailable(this.pending.file, (error as Error).message, error);
+      // The log file's own failures (a system call's) name the log; the store's name the store.
+      if ((error as NodeJS.ErrnoException | null)?.syscall === undefined) throw error;
+      throw this.pendingLogUnavailable(error);
     }
+  }
+
+  private pendingLogUnavailable(error: unknown): SessionStoreError {
+    return SessionStoreError.unavailable(this.pending.file, (error as Error).message, error);
   }
 
   /** A logged message at open: inserted complete, unless it made it in or its session is gone. */
