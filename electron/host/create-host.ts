@@ -46,7 +46,9 @@ import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
 import { StoreHandle } from "./sessions/store-handle.js";
 import type { Usage } from "./llm/usage.js";
-import { createRouter, type HandlerTable, type Router } from "./rpc/router.js";
+import { warmUpHttpFetch } from "./llm/http-fetch.js";
+import { scheduleWarmUp } from "./warm-up.js";
+import { createRouter, prepareValidators, type HandlerTable, type Router } from "./rpc/router.js";
 import { KeychainStatus } from "./secrets/keychain-status.js";
 import { createRedactor } from "./secrets/redaction.js";
 import type { Vault } from "./secrets/vault.js";
@@ -80,6 +82,8 @@ export interface PluginTimings {
 
 export interface Host {
   router: Router;
+  /** Settles once the warm-up (warm-up.ts) has run, or was cancelled by `close`. */
+  warmedUp: Promise<void>;
   events: EventHub;
   settings: SettingsStore;
   log: AgentLog;
@@ -329,8 +333,18 @@ export function createHost(options: HostOptions): Host {
     },
   );
 
+  // The first turn's one-time costs, taken off its way to the first token.
+  const warmUp = scheduleWarmUp(
+    [
+      { name: "http", run: warmUpHttpFetch },
+      { name: "validators", run: () => prepareValidators(["session.create", "session.send"]) },
+    ],
+    log,
+  );
+
   return {
     router,
+    warmedUp: warmUp.done,
     events,
     settings,
     log,
@@ -346,6 +360,7 @@ export function createHost(options: HostOptions): Host {
     keychain,
     pageSessions,
     async close() {
+      warmUp.cancel();
       idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();
       await pluginRuntime.close();

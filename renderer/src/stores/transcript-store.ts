@@ -1,6 +1,6 @@
 /**
  * The open session's transcript: its messages in `seq` order, the turn running in it, streamed
- * text (coalesced per animation frame), and its token usage. Only the message a delta or event
+ * text (coalesced and paced per animation frame, frame-batcher.ts), and its token usage. Only the message a delta or event
  * touches gets a new object, so memoized rows of the others never re-render.
  */
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
@@ -112,12 +112,15 @@ const createTranscriptSlice =
   (client: HermesClient, options: TranscriptStoreOptions): Slice<TranscriptSlice> =>
   (set, get) => {
     const nextLoad = latestOnly();
-    const batcher = new DeltaBatcher((deltas) => {
-      const current = get().messages;
-      if (current.kind !== "ready") return;
-      const data = applyDeltas(current.data, deltas);
-      if (data !== current.data) set({ messages: { ...current, data } });
-    }, options.scheduleFrame);
+    const batcher = new DeltaBatcher(
+      (deltas) => {
+        const current = get().messages;
+        if (current.kind !== "ready") return;
+        const data = applyDeltas(current.data, deltas);
+        if (data !== current.data) set({ messages: { ...current, data } });
+      },
+      options.scheduleFrame && { schedule: options.scheduleFrame },
+    );
 
     // Events that arrive while the transcript loads are replayed on the loaded list (an answer
     // computed before a message was added must not lose it).
