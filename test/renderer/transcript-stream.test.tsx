@@ -76,6 +76,38 @@ describe("transcript streaming", () => {
     expect(state.runningTurnId).toBeNull();
   });
 
+  it("a reply that ends without its text (sameContent) keeps the streamed text; one never held is read again", async () => {
+    let loads = 0;
+    const client = fakeClient(
+      chatHandlers({
+        "session.messages": () => {
+          loads++;
+          return { messages: [question, reply] };
+        },
+      }),
+    );
+    const frames = manualFrames();
+    const store = createTranscriptStore(client, { scheduleFrame: frames.schedule });
+    await store.getState().open("s1");
+    const apply = (e: HostEvent) => {
+      const event = toChatEvent(e);
+      if (event) store.getState().handleEvent(event);
+    };
+    apply(frame("session.delta", { turnId: "t1", text: "Hello" }));
+    frames.run();
+    apply(frame("session.delta", { turnId: "t1", text: " world" }));
+    const { content: _text, ...ended } = { ...reply, status: "complete" as const, meta: { model: "m" } };
+    apply(frame("session.message", { message: ended, sameContent: true }));
+    const state = store.getState();
+    if (state.messages.kind !== "ready") throw new Error("transcript not loaded");
+    expect(state.messages.data[1]).toEqual({ ...ended, content: "Hello world" }); // no streamed pieces left
+    expect(loads).toBe(1);
+
+    const { content: _other, ...unknown } = message({ id: "a9", role: "assistant", seq: 5, turnId: "t9" });
+    apply(frame("session.message", { message: unknown, sameContent: true }));
+    await waitFor(() => expect(loads).toBe(2));
+  });
+
   it("shows a streamed reply in the page and its error in plain words when the turn fails", async () => {
     const client = fakeClient(
       chatHandlers({

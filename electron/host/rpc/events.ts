@@ -17,8 +17,13 @@ export interface SessionEventPayloads {
   "session.title": { title: string };
   "session.delta": { turnId: string; text: string };
   "session.turn.finished": { turnId: string; status: TurnStatus; error?: string };
-  /** A message was added or changed (its content is final for that moment). */
-  "session.message": { message: MessageView };
+  /**
+   * A message was added or changed (its content is final for that moment). When only its status
+   * or meta changed, as when a streamed reply ends, its text is left out (`sameContent`): clients
+   * keep the text they hold, which for a streamed reply is every `session.delta` (a long reply's
+   * text would otherwise cross the boundary a second time, in one message).
+   */
+  "session.message": { message: MessageView } | { message: Omit<MessageView, "content">; sameContent: true };
   /** Messages left the transcript (a regenerated reply). */
   "session.message.removed": { messageIds: string[] };
 }
@@ -52,7 +57,10 @@ export const eventTable: {
     scope: "session",
     doc: "A turn ended: `ok`, `stopped` or `error` (with `error`).",
   },
-  "session.message": { scope: "session", doc: "A transcript message was added or changed." },
+  "session.message": {
+    scope: "session",
+    doc: "A transcript message was added or changed; with `sameContent: true` only its status or meta changed, and `content` is left out (keep the text you hold).",
+  },
   "session.message.removed": {
     scope: "session",
     doc: "Transcript messages were removed (a regenerated reply).",

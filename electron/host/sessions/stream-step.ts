@@ -149,8 +149,11 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
       : input.signal.reason instanceof HostShutdownAbort
         ? "interrupted"
         : "stopped";
+    // The text streamed is the reply's text, written and shown chunk by chunk: it is not written
+    // (or sent to clients) a second time, unless the answer's final text differs or a write failed.
+    const streamedAsStored = outcome.text === text && !(writer as DeltaWriter | null)?.failed;
     const saved = deps.transcript.update(final.id, {
-      content: outcome.text,
+      ...(streamedAsStored ? {} : { content: outcome.text }),
       status,
       meta: { model: outcome.model, ...(toolCalls.length && !outcome.stopped ? { toolCalls } : {}) },
     });

@@ -200,6 +200,7 @@ export class Transcript {
     }
   }
 
+  /** A patch without `content` leaves the text as clients hold it: it is announced without it. */
   update(messageId: string, patch: MessagePatch): MessageRecord {
     this.writeUnwritten();
     const record = this.store().updateMessage(messageId, patch);
@@ -207,7 +208,10 @@ export class Transcript {
     const index = list ? list.findLastIndex((m) => m.id === record.id) : -1;
     if (list && index >= 0) list[index] = record;
     else this.forget(record.sessionId);
-    return this.announce(record);
+    if (patch.content !== undefined) return this.announce(record);
+    const { content: _held, ...message } = toMessageView(record);
+    this.emit("session.message", record.sessionId, { message, sameContent: true });
+    return record;
   }
 
   moveToEnd(messageId: string, patch: MessagePatch & { turnId?: string | null } = {}): MessageRecord {

@@ -87,6 +87,18 @@ export function upsertMessage(list: readonly TranscriptMessage[], message: ChatM
   return rest;
 }
 
+/**
+ * A message whose text did not change (a streamed reply that ended): it replaces the one held with
+ * the text held, its streamed pieces left behind; null when no such message is held.
+ */
+export function withHeldContent(
+  list: readonly TranscriptMessage[],
+  message: Omit<ChatMessage, "content">,
+): TranscriptMessage[] | null {
+  const held = list.find((m) => m.id === message.id);
+  return held ? upsertMessage(list, { ...message, content: held.content }) : null;
+}
+
 /** Appends streamed text to the turn's reply being written; a delta with no such reply waits for the final message. */
 export function applyDeltas(
   list: readonly TranscriptMessage[],
@@ -216,9 +228,18 @@ const createTranscriptSlice =
         }
         batcher.flush(); // whatever follows must land after the text streamed before it
         switch (event.type) {
-          case "session.message":
-            updateMessages((list) => upsertMessage(list, event.message));
+          case "session.message": {
+            if (!("sameContent" in event)) {
+              updateMessages((list) => upsertMessage(list, event.message));
+              break;
+            }
+            const current = get().messages;
+            const kept = current.kind === "ready" ? withHeldContent(current.data, event.message) : null;
+            // A message this window never held (it can't know its text): read the transcript again.
+            if (current.kind === "ready" && kept) set({ messages: { ...current, data: kept } });
+            else void get().reload();
             break;
+          }
           case "session.message.removed": {
             const gone = new Set(event.messageIds);
             updateMessages((list) => list.filter((m) => !gone.has(m.id)));

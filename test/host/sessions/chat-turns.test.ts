@@ -20,6 +20,46 @@ const typesOf = (rig: SessionRig, sessionId: string, types: string[]) =>
   rig.frames.filter((f) => f.session_id === sessionId && types.includes(f.type)).map((f) => f.type);
 
 describe("a chat turn", () => {
+  it("announces the reply's end without its text, which its deltas carried; the store has it all", async () => {
+    rig.main.enqueue({ kind: "text", content: "One two three four five" }, "Counting");
+    const { sessionId } = await rig.ok("session.create", {});
+    const { turnId } = await rig.ok("session.send", { sessionId, text: "Count" });
+    await rig.idle(sessionId);
+    const replyEvents = rig
+      .events("session.message", sessionId)
+      .filter((e) => e.message.role === "assistant");
+    const last = replyEvents.at(-1);
+    expect(last).toMatchObject({ sameContent: true, message: { status: "complete", turnId } });
+    expect(last.message).not.toHaveProperty("content");
+    // Every event before it carried its text; the deltas carried the rest.
+    for (const event of replyEvents.slice(0, -1)) expect(event.message).toHaveProperty("content");
+    const shown =
+      replyEvents[0].message.content +
+      rig
+        .events("session.delta", sessionId)
+        .map((d) => d.text)
+        .join("");
+    expect(shown.endsWith("One two three four five")).toBe(true);
+    const { messages } = await rig.ok("session.messages", { sessionId });
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", content: "One two three four five" });
+  });
+
+  it("a reply that fails mid-way is announced with its text and the error", async () => {
+    rig.main.enqueue("Partial answer that is cut off");
+    rig.main.fault({ kind: "stream_error", afterChunks: 3, message: "upstream went away" });
+    const { sessionId } = await rig.ok("session.create", {});
+    await rig.ok("session.send", { sessionId, text: "Go" });
+    await rig.idle(sessionId);
+    const last = rig
+      .events("session.message", sessionId)
+      .filter((e) => e.message.role === "assistant")
+      .at(-1);
+    expect(last).not.toHaveProperty("sameContent");
+    expect(last.message.status).toBe("error");
+    expect(last.message.content.length).toBeGreaterThan(0);
+    expect("Partial answer that is cut off".startsWith(last.message.content)).toBe(true);
+  });
+
   it("streams the reply as deltas between started and finished, then stores it", async () => {
     rig.main.enqueue({ kind: "text", content: "Hello there, Ada", usage: { cost: 0.002 } }, "Greeting Ada");
     const { sessionId } = await rig.ok("session.create", {});

@@ -146,13 +146,16 @@ describe("the person's message of a new turn", () => {
         (e.type === "session.message" && e.payload.message.role === "assistant") ||
         e.type === "session.delta",
     );
-    // Announced once, empty, right before its first text; then its deltas; then the finished record.
+    // Announced once, empty, right before its first text; then its deltas; then the finished record
+    // (without its text, which the deltas carried).
     expect(replyEvents[0]).toMatchObject({ type: "session.message", payload: { message: { content: "" } } });
     expect(replyEvents[1]?.type).toBe("session.delta");
     expect(replyEvents.at(-1)).toMatchObject({
       type: "session.message",
-      payload: { message: { content: "Reserved reply", status: "complete" } },
+      payload: { message: { status: "complete" }, sameContent: true },
     });
+    const deltas = replyEvents.filter((e) => e.type === "session.delta").map((e) => e.payload.text);
+    expect(deltas.join("")).toBe("Reserved reply");
     const { messages } = await rig.ok("session.messages", { sessionId });
     expect(messages.map((m: any) => [m.role, m.content, m.status])).toEqual([
       ["user", "Hold on", "complete"],
