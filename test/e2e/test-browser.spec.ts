@@ -7,25 +7,10 @@
  * `--disable-features` switch, and Playwright passes its own list first: so ours must repeat
  * Playwright's, and this checks that it still does after a Playwright upgrade.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 
 const ourFeatures = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
-
-/** The command line of the browser this worker launched (Linux: from /proc). */
-function browserCommandLine(): string {
-  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      if (parent === process.pid && args.includes("--remote-debugging-pipe")) return args.join(" ");
-    } catch {
-      // a process that ended meanwhile
-    }
-  }
-  throw new Error("no browser launched by this worker");
-}
 
 const disabledFeatureLists = (commandLine: string): string[][] =>
   [...commandLine.matchAll(/--disable-features=(\S+)/g)].map((match) => match[1]!.split(","));
@@ -33,15 +18,28 @@ const disabledFeatureLists = (commandLine: string): string[][] =>
 test("the test browser runs no browser UI of its own, and keeps Playwright's disabled features", async ({
   browser,
   page,
+  playwright,
+  launchOptions,
 }) => {
   await page.goto("data:text/html,<p>page</p>");
-  const lists = disabledFeatureLists(browserCommandLine());
+  // A browser launched as the tests' is, whose process (and so command line) is known.
+  const server = await playwright.chromium.launchServer(launchOptions);
+  let commandLine: string;
+  try {
+    // NUL-separated at launch; Chromium may rewrite it later as its process title.
+    commandLine = readFileSync(`/proc/${server.process().pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } finally {
+    await server.close();
+  }
+  const lists = disabledFeatureLists(commandLine);
   expect(lists.length, "Playwright's list and ours").toBeGreaterThanOrEqual(2);
   const effective = lists[lists.length - 1]!;
   for (const feature of ourFeatures) expect(effective).toContain(feature);
   for (const earlier of lists.slice(0, -1))
     for (const feature of earlier)
-      expect(effective, `Playwright disables ${feature}: add it to scripts/chromium-args.json`).toContain(feature);
+      expect(effective, `Playwright disables ${feature}: add it to scripts/chromium-args.json`).toContain(
+        feature,
+      );
 
   const cdp = await browser.newBrowserCDPSession();
   const { targetInfos } = (await cdp.send("Target.getTargets")) as {
