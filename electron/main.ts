@@ -16,7 +16,7 @@ import {
 import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { appVersion } from "./app-version.js";
-import { parseLaunchArgs } from "./cli-args.js";
+import { LaunchArgsError, parseLaunchArgs, type LaunchArgs } from "./cli-args.js";
 import { ConfigUnreadableError } from "./host/config/config-errors.js";
 import { createHost, type Host } from "./host/create-host.js";
 import { ipcChannels } from "./host/rpc/contract.js";
@@ -84,8 +84,19 @@ function createWindow(keeper: WindowStateKeeper): void {
   void mainWindow.loadURL(`${appOrigin}/`);
 }
 
+/** Our flags; Electron's and Chromium's switches pass through. A bad value of ours stops the launch. */
+function readLaunchArgs(): LaunchArgs {
+  try {
+    return parseLaunchArgs(process.argv.slice(1), { others: "pass" });
+  } catch (err) {
+    if (!(err instanceof LaunchArgsError)) throw err;
+    console.error(`${err.message}. Usage: npm start -- [--port N] [--home DIR]`);
+    process.exit(2);
+  }
+}
+const args = readLaunchArgs();
+
 void app.whenReady().then(() => {
-  const args = parseLaunchArgs(process.argv.slice(1));
   const home = args.home ?? process.env.HERMES_DESKTOP_HOME ?? app.getPath("userData");
   try {
     host = createHost({

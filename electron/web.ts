@@ -36,7 +36,7 @@ async function startHost(home: string, pageSessions: PageSessions): Promise<Host
 async function main(): Promise<void> {
   let args;
   try {
-    args = parseLaunchArgs(process.argv.slice(2));
+    args = parseLaunchArgs(process.argv.slice(2), { others: "reject" });
   } catch (err) {
     if (err instanceof LaunchArgsError) {
       console.error(`${err.message}. Usage: npm run web -- [--port N] [--home DIR]`);

@@ -172,6 +172,9 @@ export class PluginManager {
   async close(): Promise<void> {
     this.catalog.close();
     this.unwatch?.();
+    // At once, as when disabling: a register still running or a worker still booting is not
+    // waited for (its deadline is up to a minute); the load in flight then ends as disabled.
+    for (const record of this.catalog.all()) if (record.running) this.workers.unload(record, "disabled");
     await Promise.all(
       this.catalog.all().map((r) => enqueue(r, async () => this.workers.unload(r, "disabled"))),
     );

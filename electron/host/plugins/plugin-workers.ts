@@ -82,6 +82,8 @@ export class PluginWorkers {
       return this.fail(record, `The plugin host could not start: ${describe(error)}`);
     }
     record.running = running;
+    // The manager closed while the plugin host was starting: nothing more to wait for.
+    if (this.catalog.closed) return this.unload(record, "disabled");
     try {
       // The worker's own start-up is ours, not the plugin's: register's deadline starts after it.
       await running.session.ready(WORKER_BOOT_TIMEOUT_MS);

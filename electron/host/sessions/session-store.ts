@@ -1,13 +1,8 @@
-import type { Database } from "better-sqlite3";
-import type { Clock } from "../clock.js";
-import { MessageTable } from "./message-table.js";
-import { openSessionDatabase } from "./open-database.js";
-import { PendingMessageLog, type PendingMessage } from "./pending-log.js";
-import { SessionSearch, type SearchOptions } from "./session-search.js";
-import { SearchTerms } from "./search-terms.js";
 import { prewarmBtrees, searchPrewarmPlan } from "./search-prewarm.js";
-import { SessionStoreError, translateSqliteError } from "./session-store-error.js";
-import { SessionTable } from "./session-table.js";
+import type { SearchOptions } from "./session-search.js";
+import { SessionInputError } from "./session-errors.js";
+import { SessionStoreCore, type KeptIdentity, type SessionStoreOptions } from "./session-store-core.js";
+import { SessionStoreError } from "./session-store-error.js";
 import type {
   SessionSnapshot,
   MessagePatch,
@@ -21,103 +16,36 @@ import type {
   UsageEntry,
   UsageRow,
 } from "./types.js";
-import { UsageLedger } from "./usage-ledger.js";
-import { SessionInputError } from "./session-errors.js";
 
-export type SessionStoreOptions = {
-  /** The SQLite file; created (with its folder) when missing. */
-  file: string;
-  clock: Clock;
-  /** How long a write waits for another connection's lock before failing with `store_locked`. */
-  busyTimeoutMs?: number;
-};
-
-export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
-
-/** The identity a message keeps when it is written after clients were told about it. */
-export type KeptIdentity = { id: string; createdAt: number };
+export {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  type KeptIdentity,
+  type SessionStoreOptions,
+} from "./session-store-core.js";
 
 /**
  * The persistent store of sessions, their messages and their usage (docs/contract.md §9.1), on one SQLite file.
  * Synchronous by design (better-sqlite3): every call is a short local transaction. Every failure is
- * a `SessionStoreError`, except caller bugs (bad arguments), which throw as they are.
+ * a `SessionStoreError`, except caller bugs (bad arguments), which throw as they are. Opening,
+ * settling after a crash, transactions, the pending log and closing: session-store-core.ts.
  */
-export class SessionStore {
-  readonly file: string;
-  /** Replies found `streaming` at open (left by a crash) and marked `interrupted`. */
-  readonly interruptedAtOpen: number;
-  /** Messages found waiting for their turn at open (the host quit first), marked not sent. */
-  readonly notSentAtOpen: number;
-
-  private readonly db: Database;
-  private readonly sessions: SessionTable;
-  private readonly messages: MessageTable;
-  private readonly ledger: UsageLedger;
-  private readonly finder: SessionSearch;
-  /** Person's messages made durable while their request is in flight, not inserted yet (pending-log.ts). */
-  private readonly pending: PendingMessageLog;
-  /**
-   * Runs `fn` in one transaction. Made once: building better-sqlite3's wrapper (~15 µs) cost more
-   * than the small writes it wraps.
-   */
-  private readonly runInTransaction: (fn: () => unknown) => unknown;
-  private readonly runHoldingWriteLock: (fn: () => unknown) => unknown;
-  /** Logged messages inserted by the open transaction: out of the log once it commits. */
-  private insertedFromLog: string[] | null = null;
-  private readonly appendInTransaction: (
-    input: NewMessage,
-    indexLater: boolean,
-    keep?: KeptIdentity,
-  ) => MessageRecord;
+export class SessionStore extends SessionStoreCore {
   private readonly updateInTransaction: (id: string, patch: MessagePatch) => MessageRecord;
   private readonly settleInTransaction: (id: string) => void;
-  private readonly interruptInTransaction: () => number;
 
   constructor(options: SessionStoreOptions) {
-    this.file = options.file;
-    this.db = openSessionDatabase(options.file, {
-      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    super(options);
+    this.updateInTransaction = this.atomically((id: string, patch: MessagePatch) => {
+      if (!this.messages.update(id, patch)) throw SessionStoreError.notFound(this.file, "message", id);
+      const sessionRow = this.messages.sessionRowOf(id);
+      if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
+      return this.messages.get(id) as MessageRecord;
     });
-    try {
-      this.sessions = new SessionTable(this.db, options.clock);
-      const terms = new SearchTerms(this.db);
-      this.messages = new MessageTable(this.db, options.clock, terms);
-      this.ledger = new UsageLedger(this.db, options.clock);
-      this.finder = new SessionSearch(this.db, { terms });
-      this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
-      this.runHoldingWriteLock = this.db.transaction((fn: () => unknown) => fn()).immediate;
-      this.appendInTransaction = this.atomically(
-        (input: NewMessage, indexLater: boolean, keep?: KeptIdentity) => {
-          const sessionRow = this.requireSessionRow(input.sessionId);
-          const record = this.messages.append(sessionRow, input.sessionId, input, keep, indexLater);
-          // A deferred message moves its session to the top when it is settled.
-          if (!indexLater) this.sessions.touchRow(sessionRow);
-          return record;
-        },
-      );
-      this.updateInTransaction = this.atomically((id: string, patch: MessagePatch) => {
-        if (!this.messages.update(id, patch)) throw SessionStoreError.notFound(this.file, "message", id);
-        const sessionRow = this.messages.sessionRowOf(id);
-        if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
-        return this.messages.get(id) as MessageRecord;
-      });
-      this.settleInTransaction = this.atomically((id: string) => {
-        if (!this.messages.settleUser(id)) return;
-        const sessionRow = this.messages.sessionRowOf(id);
-        if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
-      });
-      this.pending = new PendingMessageLog(`${options.file}-pending`);
-      // Before the crash settling below: a logged message lands complete and searchable.
-      this.replayPendingLog();
-      // Folding a crashed reply's chunks and marking it are one step: a crash between them
-      // would fold the same chunks twice at the next open.
-      this.interruptInTransaction = this.atomically(() => this.messages.markStreamingAsInterrupted());
-      this.interruptedAtOpen = this.interruptInTransaction();
-      this.notSentAtOpen = this.messages.markPendingAsNotSent();
-    } catch (error) {
-      this.db.close();
-      throw translateSqliteError(error, this.file);
-    }
+    this.settleInTransaction = this.atomically((id: string) => {
+      if (!this.messages.settleUser(id)) return;
+      const sessionRow = this.messages.sessionRowOf(id);
+      if (sessionRow !== undefined) this.sessions.touchRow(sessionRow);
+    });
   }
 
   // Sessions
@@ -201,33 +129,8 @@ export class SessionStore {
    */
   appendUserMessageIndexLater(input: NewMessage & { role: "user" }, keep?: KeptIdentity): MessageRecord {
     const record = this.guard(() => this.appendInTransaction(input, true, keep));
-    if (keep && this.insertedFromLog) this.insertedFromLog.push(keep.id);
-    else if (keep) this.pending.written(keep.id);
+    if (keep) this.logged.inserted(keep.id);
     return record;
-  }
-
-  /**
-   * Makes a person's message durable without a store commit: a line in the pending log, while its
-   * request is in flight. The caller inserts it later (`appendUserMessageIndexLater` with the same
-   * identity), or `discardLogged` when it reports it not saved; after a crash the next open does.
-   */
-  logUserMessage(input: NewMessage & { role: "user" }, keep: KeptIdentity): void {
-    if (!this.db.open) throw SessionStoreError.closed(this.file);
-    try {
-      const { sessionId, turnId = null, content = "", meta = {} } = input;
-      this.pending.append({ sessionId, turnId, content, meta, keep });
-    } catch (error) {
-      throw this.pendingLogUnavailable(error);
-    }
-  }
-
-  /** A logged message that was reported not saved: no later open inserts it. */
-  discardLogged(messageId: string): void {
-    try {
-      this.pending.discard(messageId);
-    } catch {
-      // The log could not be rewritten: the next open inserts it, which loses nothing.
-    }
   }
 
   /** Completes a message of `appendUserMessageIndexLater`; a no-op when already settled. */
@@ -310,11 +213,6 @@ export class SessionStore {
     return this.guard(() => this.messages.list(this.requireSessionRow(sessionId)));
   }
 
-  /** Runs at open; exposed for a host that wants to re-run it. Returns how many were marked. */
-  markStreamingAsInterrupted(): number {
-    return this.guard(() => this.interruptInTransaction());
-  }
-
   // Search
 
   /** Sessions whose title or (finished) message text matches, newest updated first. */
@@ -343,92 +241,5 @@ export class SessionStore {
   /** One row per category, in the order categories were first used. */
   usage(sessionId: string): UsageRow[] {
     return this.guard(() => this.ledger.grouped(this.requireSessionRow(sessionId)));
-  }
-
-  // Lifecycle
-
-  /** Runs `fn` as one transaction: all of its writes land, or none. Calls may nest. */
-  transaction<T>(fn: () => T): T {
-    return this.guard(() => this.committing(this.runInTransaction, fn));
-  }
-
-  /**
-   * As `transaction`, with the store's write lock taken before `fn` runs: a store another program
-   * holds fails here (`store_locked`), before `fn` did anything, and `fn`'s writes cannot meet it.
-   */
-  transactionHoldingWriteLock<T>(fn: () => T): T {
-    return this.guard(() => this.committing(this.runHoldingWriteLock, fn));
-  }
-
-  /** Runs a transaction; a logged message it inserted leaves the log only once it committed. */
-  private committing<T>(run: (fn: () => unknown) => unknown, fn: () => T): T {
-    if (this.insertedFromLog) return run(fn) as T;
-    const inserted: string[] = (this.insertedFromLog = []);
-    try {
-      const result = run(fn) as T;
-      for (const id of inserted) this.pending.written(id);
-      return result;
-    } finally {
-      this.insertedFromLog = null;
-    }
-  }
-
-  /** Idempotent. Later calls fail with `store_closed`. */
-  close(): void {
-    if (!this.db.open) return;
-    try {
-      this.db.pragma("optimize");
-    } catch {
-      // Only a statistics refresh; closing matters more.
-    }
-    this.db.close();
-    // A message still only logged stays in the log: the next open inserts it.
-    this.pending.close();
-  }
-
-  /**
-   * Wraps `fn` in a transaction of its own unless one is already open. Why not a nested savepoint:
-   * FTS5 flushes its pending index at every savepoint, which made bulk appends ~5x slower.
-   */
-  private atomically<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-    const inOwnTransaction = this.db.transaction(fn);
-    return (...args: A) => (this.db.inTransaction ? fn(...args) : inOwnTransaction(...args));
-  }
-
-  /** At open: what the pending log holds is inserted; a log that cannot be read names its file. */
-  private replayPendingLog(): void {
-    try {
-      this.pending.replay((message) => this.insertLogged(message));
-    } catch (error) {
-      // The log file's own failures (a system call's) name the log; the store's name the store.
-      if ((error as NodeJS.ErrnoException | null)?.syscall === undefined) throw error;
-      throw this.pendingLogUnavailable(error);
-    }
-  }
-
-  private pendingLogUnavailable(error: unknown): SessionStoreError {
-    return SessionStoreError.unavailable(this.pending.file, (error as Error).message, error);
-  }
-
-  /** A logged message at open: inserted complete, unless it made it in or its session is gone. */
-  private insertLogged(message: PendingMessage): void {
-    if (this.messages.get(message.keep.id) || this.sessions.rowOf(message.sessionId) === undefined) return;
-    const { sessionId, turnId, content, meta, keep } = message;
-    this.appendInTransaction({ sessionId, turnId, role: "user", content, meta }, false, keep);
-  }
-
-  private requireSessionRow(sessionId: string): number {
-    const row = this.sessions.rowOf(sessionId);
-    if (row === undefined) throw SessionStoreError.notFound(this.file, "session", sessionId);
-    return row;
-  }
-
-  private guard<T>(operation: () => T): T {
-    if (!this.db.open) throw SessionStoreError.closed(this.file);
-    try {
-      return operation();
-    } catch (error) {
-      throw translateSqliteError(error, this.file);
-    }
   }
 }

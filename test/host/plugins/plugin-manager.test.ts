@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock, type Clock, type TimerHandle } from "../../../electron/host/clock.js";
 import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
+import type { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
 import { waitFor } from "../support/temp-home.js";
 import { enable, loadCtxPlugin, startRig, writePlugin, type Rig } from "./plugin-rig.js";
 
@@ -11,6 +12,54 @@ beforeAll(async () => {
   rig = await startRig();
 });
 afterAll(async () => rig.dispose());
+// Each test starts only the workers of its own plugins: what an earlier test enabled is gone.
+afterEach(async () => rig.reset());
+
+/**
+ * Waits for `probe` while a plugin loads in its worker. A failed load ends the wait at once with the
+ * plugin's own reason (say the plugin host could not start), not with a timeout naming the probe.
+ * No deadline of its own below the test's: a worker's boot on a loaded machine is bounded by the
+ * manager's own deadlines, and they say what went wrong.
+ */
+/** A plugin's status, or undefined before the manager's first scan found it. */
+const statusOf = (manager: PluginManager, id: string) =>
+  manager.list().find((each) => each.id === id)?.status;
+
+function whileLoading<T>(manager: PluginManager, id: string, probe: () => T, what: string): Promise<T> {
+  return waitFor(
+    () => {
+      if (statusOf(manager, id) === "failed") {
+        throw new Error(`Plugin ${id} failed before ${what}: ${manager.get(id).error}`);
+      }
+      return probe();
+    },
+    15_000,
+    what,
+  );
+}
+
+/** A manual clock that also tells which timers are pending, so a test can wait for a deadline to be set. */
+function watchedClock(): Clock & { advance(ms: number): void; pending(ms: number): number } {
+  const clock = new ManualClock();
+  const live = new Map<TimerHandle, number>();
+  return {
+    now: () => clock.now(),
+    setTimeout: (fn, ms) => {
+      const handle: TimerHandle = clock.setTimeout(() => {
+        live.delete(handle);
+        fn();
+      }, ms);
+      live.set(handle, ms);
+      return handle;
+    },
+    clearTimeout: (handle) => {
+      live.delete(handle);
+      clock.clearTimeout(handle);
+    },
+    advance: (ms) => clock.advance(ms),
+    pending: (ms) => [...live.values()].filter((each) => each === ms).length,
+  };
+}
 
 const full = (id: string, extra = "") => `
 export function register(ctx) {
@@ -34,7 +83,6 @@ describe("loading and load isolation", () => {
     expect(rig.commands.get("iso-a-cmd")?.pluginId).toBe("iso-a");
     expect(rig.commands.get("iso-b-cmd")).toBeUndefined();
     await manager.close();
-    rig.settings.set("plugins.disabled", []);
   });
 
   it("a plugin that throws, rejects, has a bad manifest or no register fails with its reason; the others load", async () => {
@@ -104,7 +152,9 @@ describe("loading and load isolation", () => {
     const manager = rig.manager({ clock });
     const started = manager.start();
     const stateFile = path.join(rig.home, "plugin-data", "hangs", "state.json");
-    await waitFor(() => fs.existsSync(stateFile), 5000, "register to start");
+    await whileLoading(manager, "hangs", () => fs.existsSync(stateFile), "register to start");
+    // Registrations reach the host while register runs: the refusal below is not for want of sending.
+    await whileLoading(manager, "hangs", () => rig.commands.get("late"), "its first late registration");
     expect(manager.get("hangs").status).toBe("loading");
     clock.advance(9_999);
     await Promise.resolve();
@@ -113,11 +163,12 @@ describe("loading and load isolation", () => {
     await started;
     expect(manager.get("hangs")).toMatchObject({ status: "failed" });
     expect(manager.get("hangs").error).toContain("did not finish within 10 s");
-    // Its worker is stopped: what it registered is gone, and nothing more arrives.
+    // Its worker is stopped: what it registered is gone at once, and nothing more arrives. The
+    // second look is after a window of five of its 20 ms ticks: a refusal has no event to wait on.
+    expect(rig.commands.get("late")).toBeUndefined();
     await new Promise((r) => setTimeout(r, 100));
     expect(rig.commands.get("late")).toBeUndefined();
     await manager.close();
-    fs.rmSync(path.join(rig.userPlugins, "hangs"), { recursive: true });
   });
 
   it("a module whose top-level await never settles fails after 10 s too (injected clock)", async () => {
@@ -126,29 +177,33 @@ describe("loading and load isolation", () => {
     });
     writePlugin(rig.userPlugins, "beside-hang", { "index.js": full("beside-hang") });
     enable(rig.settings, "hangs-import", "beside-hang");
-    const clock = new ManualClock();
+    const clock = watchedClock();
     // Heartbeats would miss too when time jumps by 10 s; this test is about register alone.
     const manager = rig.manager({ clock, heartbeat: { intervalMs: 3_600_000, timeoutMs: 3_600_000 } });
     const started = manager.start();
-    await waitFor(
-      () => manager.list().find((p) => p.id === "beside-hang")?.status === "loaded",
-      5000,
-      "the other plugin to load",
+    await whileLoading(
+      manager,
+      "beside-hang",
+      () => statusOf(manager, "beside-hang") === "loaded",
+      "it loads",
     );
-    // The deadline starts once the worker is asked to register; move time until it has passed.
-    await waitFor(
-      () => {
-        clock.advance(10_000);
-        return manager.list().find((p) => p.id === "hangs-import")?.status === "failed";
-      },
-      10_000,
-      "the import to time out",
+    // The deadline starts once the worker booted and was asked to register (the other plugin's
+    // register deadline was cleared when it answered); time moves only then, so the worker's
+    // 60 s boot deadline can never be what fails it, however slowly the worker boots.
+    await whileLoading(
+      manager,
+      "hangs-import",
+      () => clock.pending(10_000) === 1,
+      "its register deadline is set",
     );
+    clock.advance(9_999);
+    await Promise.resolve();
+    expect(manager.get("hangs-import").status).toBe("loading");
+    clock.advance(1);
     await started;
     expect(manager.get("hangs-import").error).toContain("did not finish within 10 s");
     expect(manager.get("beside-hang").status).toBe("loaded");
     await manager.close();
-    fs.rmSync(path.join(rig.userPlugins, "hangs-import"), { recursive: true });
   });
 
   it("a main module named in plugin.yaml but missing on disk fails with the reason", async () => {
@@ -253,7 +308,7 @@ describe("enable and disable at once", () => {
     const release = () =>
       rig.commands.get("slow-release")!.handler("", { sessionId: "s", gatewaySessionKey: "g" });
     const firstOn = manager.setEnabled("slowpoke", true);
-    await waitFor(() => rig.commands.get("slow-release"), 5000, "register to start");
+    await whileLoading(manager, "slowpoke", () => rig.commands.get("slow-release"), "register starts");
     expect(manager.get("slowpoke").status).toBe("loading");
     expect(rig.commands.get("slow-cmd")).toBeDefined();
 
@@ -264,10 +319,10 @@ describe("enable and disable at once", () => {
 
     // Again, but enabled again before the first register returns.
     const on = manager.setEnabled("slowpoke", true);
-    await waitFor(() => rig.commands.get("slow-release"), 5000, "register A to start");
+    await whileLoading(manager, "slowpoke", () => rig.commands.get("slow-release"), "register A starts");
     await manager.setEnabled("slowpoke", false);
     const onAgain = manager.setEnabled("slowpoke", true);
-    await waitFor(() => rig.commands.get("slow-release"), 5000, "register B to start");
+    await whileLoading(manager, "slowpoke", () => rig.commands.get("slow-release"), "register B starts");
     expect(await release()).toBe("released");
     await Promise.all([on, onAgain]);
     expect(manager.get("slowpoke")).toMatchObject({ status: "loaded", enabled: true });
@@ -276,7 +331,27 @@ describe("enable and disable at once", () => {
     );
     await manager.setEnabled("slowpoke", false);
     await manager.close();
-    fs.rmSync(path.join(rig.userPlugins, "slowpoke"), { recursive: true });
+  });
+
+  it("closing the manager while a register still runs is at once: the worker stops, nothing stays registered", async () => {
+    writePlugin(rig.userPlugins, "never-done", {
+      "index.js": `export function register(ctx) {
+        ctx.registerCommand({ name: "never-cmd", handler: () => "" });
+        return new Promise(() => {});
+      }`,
+    });
+    enable(rig.settings, "never-done");
+    // Time stands still: register's own deadline never comes to end the load.
+    const manager = rig.manager({ clock: new ManualClock() });
+    const started = manager.start();
+    await whileLoading(manager, "never-done", () => rig.commands.get("never-cmd"), "register starts");
+    const closing = manager.close().then(() => "closed");
+    const waited = new Promise((resolve) => setTimeout(() => resolve("still waiting for register"), 5000));
+    expect(await Promise.race([closing, waited])).toBe("closed");
+    await started;
+    expect(manager.get("never-done").status).toBe("disabled");
+    expect(manager.get("never-done").error).toBeUndefined();
+    expect(rig.commands.get("never-cmd")).toBeUndefined();
   });
 
   it("follows a hand edit of plugins.enabled", async () => {
@@ -284,11 +359,15 @@ describe("enable and disable at once", () => {
     const manager = rig.manager();
     await manager.start();
     enable(rig.settings, "hand-edited");
-    await waitFor(() => manager.get("hand-edited").status === "loaded", 5000, "the plugin to load");
+    await whileLoading(
+      manager,
+      "hand-edited",
+      () => manager.get("hand-edited").status === "loaded",
+      "it loads",
+    );
     rig.settings.set("plugins.disabled", ["hand-edited"]);
     await waitFor(() => manager.get("hand-edited").status === "disabled", 5000, "the plugin to unload");
     expect(rig.commands.get("hand-edited-cmd")).toBeUndefined();
-    rig.settings.set("plugins.disabled", []);
     await manager.close();
   });
 

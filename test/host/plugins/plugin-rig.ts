@@ -18,6 +18,7 @@ import { claimsDir, IdleClaims } from "../../../electron/host/plugins/idle/idle-
 import { IdleTaskScheduler } from "../../../electron/host/plugins/idle/idle-scheduler.js";
 import { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
 import type { CallDeadlines } from "../../../electron/host/plugins/runtime/ctx-host.js";
+import { locatePluginHostBundle } from "../../../electron/host/plugins/runtime/plugin-host-bundle.js";
 import { PluginRuntime } from "../../../electron/host/plugins/runtime/plugin-runtime.js";
 import { pluginRuntimePaths } from "../../../electron/host/plugins/runtime/runtime-paths.js";
 import type { HeartbeatOptions } from "../../../electron/host/plugins/runtime/worker-session.js";
@@ -56,6 +57,11 @@ export interface Rig {
   /** The plugin runtime of the last manager made. */
   runtime(): PluginRuntime;
   userPlugins: string;
+  /**
+   * Between tests: closes every manager and plugin host made so far, removes every user plugin and
+   * clears `plugins.*`, so the next test's manager starts only the workers it asks for.
+   */
+  reset(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -76,6 +82,8 @@ export async function startRig(
   options: { vaultEnv?: Record<string, string | undefined> } = {},
 ): Promise<Rig> {
   requireSecretService();
+  // Built once per source state (esbuild, when running from the sources): here, not in the first test.
+  await locatePluginHostBundle();
   const temp = tempHome("hermes-plugins-");
   const home = temp.dir;
   const provider = await startFakeProvider({ apiKey: FAKE_KEY });
@@ -204,6 +212,17 @@ export async function startRig(
       });
       managers.push(manager);
       return manager;
+    },
+    async reset() {
+      for (const manager of managers.splice(0)) await manager.close();
+      for (const runtime of runtimes.splice(0)) await runtime.close();
+      for (const folder of fs.readdirSync(userPlugins)) {
+        fs.rmSync(path.join(userPlugins, folder), { recursive: true, force: true });
+      }
+      fs.rmSync(path.join(home, "plugin-data"), { recursive: true, force: true });
+      settings.update((doc) => {
+        delete doc.plugins;
+      });
     },
     async dispose() {
       for (const manager of managers) await manager.close();

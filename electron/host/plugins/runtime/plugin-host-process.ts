@@ -194,9 +194,13 @@ export class PluginHostProcess {
     return new Promise((resolve, reject) => {
       let ready = false;
       const timer = setTimeout(() => {
-        if (ready) return;
-        child.kill();
-        reject(new Error("The plugin host did not start within its deadline."));
+        // Timers run before I/O in a turn of the event loop: after this process was itself held up
+        // past the deadline, a ready message already waiting in the pipe is read first.
+        setImmediate(() => {
+          if (ready) return;
+          child.kill();
+          reject(new Error("The plugin host did not start within its deadline."));
+        });
       }, launch.readyTimeoutMs ?? 10_000);
       child.onMessage((message) => {
         if (message.kind === "ready" && !ready) {
