@@ -31,6 +31,21 @@ function manualFrames() {
   };
 }
 
+/** The transcript store on session s1 (question and streaming reply), frames run by hand, events applied as the app does. */
+async function openStreaming(
+  messages: () => { messages: ReturnType<typeof message>[] } = () => ({ messages: [question, reply] }),
+) {
+  const client = fakeClient(chatHandlers({ "session.messages": messages }));
+  const frames = manualFrames();
+  const store = createTranscriptStore(client, { scheduleFrame: frames.schedule });
+  await store.getState().open("s1");
+  const apply = (e: HostEvent) => {
+    const event = toChatEvent(e);
+    if (event) store.getState().handleEvent(event);
+  };
+  return { store, frames, apply };
+}
+
 describe("transcript streaming", () => {
   it("applies a burst of deltas in one update per frame, replacing only the streaming message", async () => {
     const client = fakeClient(chatHandlers({ "session.messages": () => ({ messages: [question, reply] }) }));
@@ -58,14 +73,7 @@ describe("transcript streaming", () => {
   });
 
   it("flushes pending text before the final message so nothing is applied twice or lost", async () => {
-    const client = fakeClient(chatHandlers({ "session.messages": () => ({ messages: [question, reply] }) }));
-    const frames = manualFrames();
-    const store = createTranscriptStore(client, { scheduleFrame: frames.schedule });
-    await store.getState().open("s1");
-    const apply = (e: HostEvent) => {
-      const event = toChatEvent(e);
-      if (event) store.getState().handleEvent(event);
-    };
+    const { store, frames, apply } = await openStreaming();
     apply(frame("session.turn.started", { turnId: "t1", origin: "person" }));
     apply(frame("session.delta", { turnId: "t1", text: "Hello" }));
     apply(frame("session.message", { message: { ...reply, content: "Hello world", status: "complete" } }));
@@ -78,21 +86,10 @@ describe("transcript streaming", () => {
 
   it("a reply that ends without its text (sameContent) keeps the streamed text; one never held is read again", async () => {
     let loads = 0;
-    const client = fakeClient(
-      chatHandlers({
-        "session.messages": () => {
-          loads++;
-          return { messages: [question, reply] };
-        },
-      }),
-    );
-    const frames = manualFrames();
-    const store = createTranscriptStore(client, { scheduleFrame: frames.schedule });
-    await store.getState().open("s1");
-    const apply = (e: HostEvent) => {
-      const event = toChatEvent(e);
-      if (event) store.getState().handleEvent(event);
-    };
+    const { store, frames, apply } = await openStreaming(() => {
+      loads++;
+      return { messages: [question, reply] };
+    });
     apply(frame("session.delta", { turnId: "t1", text: "Hello" }));
     frames.run();
     apply(frame("session.delta", { turnId: "t1", text: " world" }));
