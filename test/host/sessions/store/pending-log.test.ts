@@ -11,6 +11,10 @@ import { openStore, snapshot } from "./store-fixtures.js";
 const input = (sessionId: string, content: string) =>
   ({ sessionId, turnId: "t1", role: "user", content, meta: { disposition: "started" } }) as const;
 
+/** The texts of a chat's messages, in order. */
+const contents = (store: ReturnType<typeof openStore>["store"], sessionId: string) =>
+  store.listMessages(sessionId).map((m) => m.content);
+
 describe("the store's pending log", () => {
   it("inserts a logged message at the next open: in order, complete, searchable, its chat moved up", () => {
     const { store, clock, file, reopen } = openStore();
@@ -44,11 +48,7 @@ describe("the store's pending log", () => {
     store.appendUserMessageIndexLater(input(chat.id, "once"), keep);
     expect(fs.readFileSync(`${file}-pending`, "utf8")).toBe("");
     store.close();
-    expect(
-      reopen()
-        .listMessages(chat.id)
-        .map((m) => m.content),
-    ).toEqual(["once"]);
+    expect(contents(reopen(), chat.id)).toEqual(["once"]);
   });
 
   it("keeps a message whose insert was rolled back, and inserts it at the next open", () => {
@@ -64,11 +64,7 @@ describe("the store's pending log", () => {
     ).toThrow(/later write/);
     expect(store.listMessages(chat.id)).toEqual([]);
     store.close();
-    expect(
-      reopen()
-        .listMessages(chat.id)
-        .map((m) => m.content),
-    ).toEqual(["rolled back"]);
+    expect(contents(reopen(), chat.id)).toEqual(["rolled back"]);
   });
 
   it("forgets a message reported not saved, and keeps the others outstanding", () => {
@@ -81,7 +77,7 @@ describe("the store's pending log", () => {
     store.close();
     const after = reopen();
     expect(after.listMessages(chat.id)).toEqual([]);
-    expect(after.listMessages(other.id).map((m) => m.content)).toEqual(["still wanted"]);
+    expect(contents(after, other.id)).toEqual(["still wanted"]);
   });
 
   it("skips a torn last line, a line that is no message, and a message whose chat is gone", () => {
@@ -94,7 +90,7 @@ describe("the store's pending log", () => {
     store.close();
     fs.appendFileSync(`${file}-pending`, '{"not":"a message"}\n["nor this"]\n{"sessionId":"' + chat.id);
     const after = reopen();
-    expect(after.listMessages(chat.id).map((m) => m.content)).toEqual(["kept"]);
+    expect(contents(after, chat.id)).toEqual(["kept"]);
     expect(fs.readFileSync(`${file}-pending`, "utf8")).toBe("");
   });
 
