@@ -16,20 +16,12 @@ import { createVault } from "../../out/electron/host/secrets/vault.js";
 import { median, percentile, interleaved } from "./stats.mjs";
 import { figure } from "./figure.mjs";
 import { startLoopbackProvider } from "./loopback-provider.mjs";
+// An in-memory keychain: the bench measures the request path, not the OS keychain.
+import { memoryKeychain } from "./plugin-host-rig.mjs";
 
 const CALLS = 200;
 const WARMUP = 30;
 const KEY = "sk-bench-0000000000000000000000000000";
-/** An in-memory keychain: the bench measures the request path, not the OS keychain. */
-function memoryKeychain() {
-  const secrets = new Map();
-  return {
-    get: async (account) => secrets.get(account) ?? null,
-    set: async (account, secret) => void secrets.set(account, secret),
-    delete: async (account) => secrets.delete(account),
-    list: async () => [...secrets].map(([account, password]) => ({ account, password })),
-  };
-}
 
 export async function run() {
   const server = await startLoopbackProvider();

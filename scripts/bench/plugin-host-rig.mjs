@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const loadHost = (path) => import(pathToFileURL(join(root, "out", "electron", "host", path)).href);
 
-/** An in-memory keychain: the benches measure the plugin path, not the OS keychain. */
+/** An in-memory keychain: the benches measure their request path, not the OS keychain. */
 export function memoryKeychain() {
   const secrets = new Map();
   return {
