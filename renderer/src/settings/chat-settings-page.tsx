@@ -8,7 +8,7 @@ import type { BusyInputMode } from "../stores/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
 import { MemoryReviewSetting } from "./memory-review-setting.js";
-import { SettingsPageHeader } from "./settings-page-header.js";
+import { SettingsPage } from "./settings-page.js";
 
 const choices: ReadonlyArray<{ mode: BusyInputMode; label: string; explanation: string }> = [
   {
@@ -93,12 +93,11 @@ export function ChatSettingsPage() {
   };
 
   return (
-    <section className="settings-page" aria-labelledby="chat-settings-heading">
-      <SettingsPageHeader
-        headingId="chat-settings-heading"
-        title="Chat"
-        description="How the conversation behaves while a reply is still streaming."
-      />
+    <SettingsPage
+      headingId="chat-settings-heading"
+      title="Chat"
+      description="How the conversation behaves while a reply is still streaming."
+    >
       <div className="card card-padded">
         <div className="card-header">
           <h2 className="card-title">Busy input</h2>
@@ -127,6 +126,6 @@ export function ChatSettingsPage() {
           {(data) => <MemoryReviewSetting interval={data.memoryReviewInterval} />}
         </LoadableView>
       </div>
-    </section>
+    </SettingsPage>
   );
 }

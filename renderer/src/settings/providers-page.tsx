@@ -5,13 +5,13 @@ import type { ProviderView } from "../../../electron/host/rpc/methods/providers.
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
 import { LoadableView } from "../ui/loadable-view.js";
-import { InlineAlert } from "../ui/inline-alert.js";
+import { DismissibleAlert, InlineAlert } from "../ui/inline-alert.js";
 import { selectKeychainProblem } from "../stores/host-store.js";
 import { useHost, useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectCurrentMainModel } from "../stores/main-model-store.js";
 import { ProviderRow } from "./provider-row.js";
 import { RemoveProviderDialog } from "./remove-provider-dialog.js";
-import { SettingsPageHeader } from "./settings-page-header.js";
+import { SettingsPage } from "./settings-page.js";
 
 export function ProvidersPage() {
   const providers = useProviders((s) => s.providers);
@@ -33,13 +33,12 @@ export function ProvidersPage() {
   );
 
   return (
-    <section className="settings-page" aria-labelledby="providers-heading">
-      <SettingsPageHeader
-        headingId="providers-heading"
-        title="Providers"
-        description="OpenAI-compatible endpoints Hermes Desktop can talk to. Keys stay in your system keychain."
-        action={hasProviders ? addButton : null}
-      />
+    <SettingsPage
+      headingId="providers-heading"
+      title="Providers"
+      description="OpenAI-compatible endpoints Hermes Desktop can talk to. Keys stay in your system keychain."
+      action={hasProviders ? addButton : null}
+    >
       {keychainProblem ? (
         <div className="settings-page-alert">
           <InlineAlert tone="warning">{keychainProblem}</InlineAlert>
@@ -47,16 +46,9 @@ export function ProvidersPage() {
       ) : null}
       {removeNotice ? (
         <div className="settings-page-alert">
-          <InlineAlert
-            tone="warning"
-            action={
-              <Button size="sm" variant="ghost" onClick={clearRemoveNotice}>
-                Dismiss
-              </Button>
-            }
-          >
+          <DismissibleAlert tone="warning" onDismiss={clearRemoveNotice}>
             {removeNotice}
-          </InlineAlert>
+          </DismissibleAlert>
         </div>
       ) : null}
       <LoadableView
@@ -90,6 +82,6 @@ export function ProvidersPage() {
         }
       </LoadableView>
       <RemoveProviderDialog provider={removing} onClose={() => setRemoving(null)} />
-    </section>
+    </SettingsPage>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from "../../ui/button.js";
 import { EmptyState } from "../../ui/empty-state.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { LoadableView } from "../../ui/loadable-view.js";
-import { SettingsPageHeader } from "../settings-page-header.js";
+import { SettingsPage } from "../settings-page.js";
 import { useHost, usePlugins } from "../../stores/stores-context.js";
 import { PluginRow } from "./plugin-row.js";
 import { PluginsFolderNote } from "./plugins-folder-note.js";
@@ -56,13 +56,12 @@ export function PluginsPage() {
   );
 
   return (
-    <section className="settings-page" aria-labelledby="plugins-heading">
-      <SettingsPageHeader
-        headingId="plugins-heading"
-        title="Plugins"
-        description="Add slash commands, hooks and tools to chat. Turning one on or off takes effect at once."
-        action={actions}
-      />
+    <SettingsPage
+      headingId="plugins-heading"
+      title="Plugins"
+      description="Add slash commands, hooks and tools to chat. Turning one on or off takes effect at once."
+      action={actions}
+    >
       {mode === "web" && folderPath ? <PluginsFolderNote path={folderPath} reason="web" /> : null}
       {mode === "desktop" && folder.kind === "shown" ? (
         <PluginsFolderNote path={folder.path} reason="not_opened" />
@@ -94,6 +93,6 @@ export function PluginsPage() {
           )
         }
       </LoadableView>
-    </section>
+    </SettingsPage>
   );
 }
