@@ -6,7 +6,7 @@ import { FolderOpen, Puzzle, RefreshCw } from "lucide-react";
 import { Button } from "../../ui/button.js";
 import { EmptyState } from "../../ui/empty-state.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
-import { LoadableView } from "../../ui/loadable-view.js";
+import { SettingsList } from "../settings-list.js";
 import { SettingsPage } from "../settings-page.js";
 import { useHost, usePlugins } from "../../stores/stores-context.js";
 import { PluginRow } from "./plugin-row.js";
@@ -69,30 +69,20 @@ export function PluginsPage() {
       {folder.kind === "failed" ? <InlineAlert>{folder.message}</InlineAlert> : null}
       {rescan.kind === "failed" ? <InlineAlert>{rescan.message}</InlineAlert> : null}
 
-      <LoadableView
+      <SettingsList
         value={plugins}
         loadingText="Loading plugins…"
         failureText="Couldn't load your plugins"
         onRetry={reload}
-        warnWhenListStale
-      >
-        {(list) =>
-          list.length === 0 ? (
-            <div className="card">
-              <EmptyState icon={<Puzzle size={20} />} title="No plugins yet">
-                No plugins found. Put a plugin folder in{" "}
-                {folderPath ? <code>{folderPath}</code> : "your plugins folder"} and press Rescan.
-              </EmptyState>
-            </div>
-          ) : (
-            <ul className="settings-list" aria-label="Installed plugins">
-              {list.map((plugin) => (
-                <PluginRow key={plugin.id} plugin={plugin} />
-              ))}
-            </ul>
-          )
+        label="Installed plugins"
+        empty={
+          <EmptyState icon={<Puzzle size={20} />} title="No plugins yet">
+            No plugins found. Put a plugin folder in{" "}
+            {folderPath ? <code>{folderPath}</code> : "your plugins folder"} and press Rescan.
+          </EmptyState>
         }
-      </LoadableView>
+        renderRow={(plugin) => <PluginRow plugin={plugin} />}
+      />
     </SettingsPage>
   );
 }
