@@ -8,6 +8,7 @@ import { useEffect } from "react";
 import { useStore } from "zustand";
 import { ACTION_ITEMS_PLUGIN } from "../stores/action-items-store.js";
 import { usePlugins, useStores } from "../stores/stores-context.js";
+import { CardError } from "./card-error.js";
 
 export function ActionItemsCard({ sessionId }: { sessionId: string | null }) {
   const stores = useStores();
@@ -52,11 +53,7 @@ export function ActionItemsCard({ sessionId }: { sessionId: string | null }) {
           </li>
         ))}
       </ul>
-      {error ? (
-        <p role="alert" className="message-error">
-          {error}
-        </p>
-      ) : null}
+      <CardError error={error} />
     </section>
   );
 }

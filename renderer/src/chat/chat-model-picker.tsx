@@ -4,17 +4,15 @@
  * the chat's own; the main model in Settings stays as it is.
  */
 import { Cpu } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
-import { describeError } from "../api/rpc-error.js";
+import { useEffect, useState } from "react";
 import { ModelCombobox } from "../settings/model-combobox.js";
 import { useTranscript } from "../stores/chat-context.js";
 import { selectProviderList } from "../stores/providers-store.js";
 import { useMainModel, useProviders } from "../stores/stores-context.js";
 import { selectIsRunning } from "../stores/transcript-store.js";
-import { Button } from "../ui/button.js";
 import { Dialog } from "../ui/dialog.js";
+import { DialogForm } from "../ui/dialog-form.js";
 import { Field } from "../ui/field.js";
-import { InlineAlert } from "../ui/inline-alert.js";
 
 export function ChatModelPicker({ fallback }: { fallback: { provider: string; model: string } }) {
   const own = useTranscript((s) => s.own);
@@ -64,33 +62,20 @@ function ModelForm({ initial, onDone }: { initial: { provider: string; model: st
   const loadModels = useMainModel((s) => s.loadModels);
   const [providerId, setProviderId] = useState(initial.provider || (providers[0]?.id ?? ""));
   const [model, setModelText] = useState(initial.model);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const list = useMainModel((s) => s.modelLists[providerId]);
 
   useEffect(() => {
     if (providerId) void loadModels(providerId);
   }, [providerId, loadModels]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!model.trim()) {
-      setError("Type or pick a model.");
-      return;
-    }
-    setSaving(true);
-    setError(null);
-    try {
-      await setModel(providerId, model.trim());
-      onDone();
-    } catch (err) {
-      setError(describeError(err));
-      setSaving(false);
-    }
-  }
-
   return (
-    <form className="dialog-body" onSubmit={submit}>
+    <DialogForm
+      validate={() => (model.trim() ? null : "Type or pick a model.")}
+      save={() => setModel(providerId, model.trim())}
+      onDone={onDone}
+      submitLabel="Switch model"
+      busyLabel="Switching…"
+    >
       <Field label="Provider">
         {(control) => (
           <select
@@ -120,15 +105,6 @@ function ModelForm({ initial, onDone }: { initial: { provider: string; model: st
           />
         )}
       </Field>
-      {error ? <InlineAlert>{error}</InlineAlert> : null}
-      <footer className="dialog-footer">
-        <Button variant="ghost" onClick={onDone} disabled={saving}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" disabled={saving} busy={saving}>
-          {saving ? "Switching…" : "Switch model"}
-        </Button>
-      </footer>
-    </form>
+    </DialogForm>
   );
 }

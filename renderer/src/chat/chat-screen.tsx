@@ -12,7 +12,7 @@ import { useMainModel, useNavigation, useProviders } from "../stores/stores-cont
 import { selectIsRunning } from "../stores/transcript-store.js";
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
-import { InlineAlert } from "../ui/inline-alert.js";
+import { DismissibleAlert } from "../ui/inline-alert.js";
 import { ChatModelPicker } from "./chat-model-picker.js";
 import { Composer } from "./composer.js";
 import { ExportMenu } from "./export-menu.js";
@@ -101,15 +101,7 @@ export function ChatScreen() {
       </header>
       {actionError ? (
         <div className="chat-alert">
-          <InlineAlert
-            action={
-              <Button size="sm" variant="ghost" onClick={clearActionError}>
-                Dismiss
-              </Button>
-            }
-          >
-            {actionError}
-          </InlineAlert>
+          <DismissibleAlert onDismiss={clearActionError}>{actionError}</DismissibleAlert>
         </div>
       ) : null}
       <Transcript empty={empty} />

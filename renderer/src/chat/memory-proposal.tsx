@@ -9,6 +9,7 @@ import { describeError } from "../api/rpc-error.js";
 import { useTranscript } from "../stores/chat-context.js";
 import type { ChatMessage } from "../stores/chat-model.js";
 import { Button } from "../ui/button.js";
+import { CardError } from "./card-error.js";
 
 interface Proposal {
   additions: string[];
@@ -89,11 +90,7 @@ export function MemoryProposal({ message }: { message: ChatMessage }) {
           </Button>
         </div>
       ) : null}
-      {error ? (
-        <p role="alert" className="message-error">
-          {error}
-        </p>
-      ) : null}
+      <CardError error={error} />
     </section>
   );
 }

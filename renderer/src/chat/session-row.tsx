@@ -6,6 +6,7 @@ import { Pencil, Pin, PinOff, Trash2 } from "lucide-react";
 import { memo, useState, type FormEvent } from "react";
 import { describeError } from "../api/rpc-error.js";
 import type { SearchSnippet, SessionListItem } from "../stores/chat-model.js";
+import { IconButton } from "../ui/icon-button.js";
 
 export interface SessionRowProps {
   session: SessionListItem;
@@ -88,38 +89,29 @@ export const SessionRow = memo(function SessionRow({
       </button>
       <span className="session-actions">
         {onPin ? (
-          <button
-            type="button"
-            className="icon-button session-action"
-            aria-label={pinned ? "Unpin chat" : "Pin chat"}
-            title={pinned ? "Unpin chat" : "Pin chat"}
+          <IconButton
+            className="session-action"
+            label={pinned ? "Unpin chat" : "Pin chat"}
+            icon={pinned ? <PinOff size={13} aria-hidden="true" /> : <Pin size={13} aria-hidden="true" />}
             aria-pressed={pinned}
             onClick={() => onPin(session.sessionId, !pinned)}
-          >
-            {pinned ? <PinOff size={13} aria-hidden="true" /> : <Pin size={13} aria-hidden="true" />}
-          </button>
+          />
         ) : null}
-        <button
-          type="button"
-          className="icon-button session-action"
-          aria-label="Rename"
-          title="Rename"
+        <IconButton
+          className="session-action"
+          label="Rename"
+          icon={<Pencil size={13} aria-hidden="true" />}
           onClick={() => {
             setTitle(session.title);
             setEditing(true);
           }}
-        >
-          <Pencil size={13} aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          className="icon-button session-action"
-          aria-label="Delete"
-          title="Delete"
+        />
+        <IconButton
+          className="session-action"
+          label="Delete"
+          icon={<Trash2 size={13} aria-hidden="true" />}
           onClick={() => onDelete(session.sessionId)}
-        >
-          <Trash2 size={13} aria-hidden="true" />
-        </button>
+        />
       </span>
       {error ? (
         <p role="alert" className="session-row-error">

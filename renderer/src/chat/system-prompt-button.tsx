@@ -3,14 +3,12 @@
  * settings' prompt and the Memory note, which still applies; a new chat starts with none.
  */
 import { ScrollText } from "lucide-react";
-import { useState, type FormEvent } from "react";
-import { describeError } from "../api/rpc-error.js";
+import { useState } from "react";
 import { useTranscript } from "../stores/chat-context.js";
 import { selectIsRunning } from "../stores/transcript-store.js";
-import { Button } from "../ui/button.js";
 import { Dialog } from "../ui/dialog.js";
+import { DialogForm } from "../ui/dialog-form.js";
 import { Field } from "../ui/field.js";
-import { InlineAlert } from "../ui/inline-alert.js";
 
 export function SystemPromptButton() {
   const prompt = useTranscript((s) => s.own?.systemPrompt ?? "");
@@ -46,24 +44,8 @@ export function SystemPromptButton() {
 function PromptForm({ initial, onDone }: { initial: string; onDone(): void }) {
   const save = useTranscript((s) => s.setSystemPrompt);
   const [text, setText] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSaving(true);
-    setError(null);
-    try {
-      await save(text);
-      onDone();
-    } catch (err) {
-      setError(describeError(err));
-      setSaving(false);
-    }
-  }
-
   return (
-    <form className="dialog-body" onSubmit={submit}>
+    <DialogForm save={() => save(text)} onDone={onDone} submitLabel="Save" busyLabel="Saving…">
       <Field label="System prompt" hint="Leave it empty to remove it.">
         {(control) => (
           <textarea
@@ -77,15 +59,6 @@ function PromptForm({ initial, onDone }: { initial: string; onDone(): void }) {
           />
         )}
       </Field>
-      {error ? <InlineAlert>{error}</InlineAlert> : null}
-      <footer className="dialog-footer">
-        <Button variant="ghost" onClick={onDone} disabled={saving}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" disabled={saving} busy={saving}>
-          {saving ? "Saving…" : "Save"}
-        </Button>
-      </footer>
-    </form>
+    </DialogForm>
   );
 }

@@ -10,6 +10,7 @@ import { memo, useState, type KeyboardEvent } from "react";
 import type { ChatMessage } from "../stores/chat-model.js";
 import type { VersionInfo } from "../stores/transcript-store.js";
 import { Button } from "../ui/button.js";
+import { IconButton } from "../ui/icon-button.js";
 import { MessageImages } from "./message-images.js";
 import { CopyButton } from "./copy-button.js";
 import { UserMarks } from "./message-marks.js";
@@ -82,15 +83,11 @@ export const UserMessage = memo(function UserMessage({
           ) : null}
           <CopyButton text={message.content} />
           {canEdit && !plugin ? (
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Edit message"
-              title="Edit message"
+            <IconButton
+              label="Edit message"
+              icon={<Pencil size={14} aria-hidden="true" />}
               onClick={() => onEditingChange(message.id)}
-            >
-              <Pencil size={14} aria-hidden="true" />
-            </button>
+            />
           ) : null}
         </div>
       ) : null}

@@ -5,7 +5,7 @@ import { useChatSettings } from "../stores/chat-context.js";
 import type { Theme } from "../stores/chat-settings-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
-import { SettingsPageHeader } from "./settings-page-header.js";
+import { SettingsPage } from "./settings-page.js";
 
 const choices: ReadonlyArray<{ theme: Theme; label: string; explanation: string }> = [
   { theme: "system", label: "System", explanation: "Light or dark, as your system is set." },
@@ -37,12 +37,7 @@ export function AppearancePage() {
   };
 
   return (
-    <section className="settings-page" aria-labelledby="appearance-heading">
-      <SettingsPageHeader
-        headingId="appearance-heading"
-        title="Appearance"
-        description="How Hermes Desktop looks."
-      />
+    <SettingsPage headingId="appearance-heading" title="Appearance" description="How Hermes Desktop looks.">
       <div className="card card-padded">
         <LoadableView
           value={settings}
@@ -83,6 +78,6 @@ export function AppearancePage() {
           )}
         </LoadableView>
       </div>
-    </section>
+    </SettingsPage>
   );
 }

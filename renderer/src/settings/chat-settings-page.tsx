@@ -1,6 +1,6 @@
 /** Settings → Chat: what a message sent while a reply is being written does (`display.busy_input_mode`). */
 import { Check } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { describeError } from "../api/rpc-error.js";
 import { useChatSettings } from "../stores/chat-context.js";
 import type { ChatSettings } from "../stores/chat-settings-store.js";
@@ -8,7 +8,7 @@ import type { BusyInputMode } from "../stores/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
 import { MemoryReviewSetting } from "./memory-review-setting.js";
-import { SettingsPageHeader } from "./settings-page-header.js";
+import { SettingsPage } from "./settings-page.js";
 
 const choices: ReadonlyArray<{ mode: BusyInputMode; label: string; explanation: string }> = [
   {
@@ -29,7 +29,6 @@ const choices: ReadonlyArray<{ mode: BusyInputMode; label: string; explanation: 
 ];
 
 export function ChatSettingsPage() {
-  const settings = useChatSettings((s) => s.settings);
   const load = useChatSettings((s) => s.load);
   const save = useChatSettings((s) => s.save);
   const [saving, setSaving] = useState<BusyInputMode | null>(null);
@@ -93,40 +92,50 @@ export function ChatSettingsPage() {
   };
 
   return (
-    <section className="settings-page" aria-labelledby="chat-settings-heading">
-      <SettingsPageHeader
-        headingId="chat-settings-heading"
-        title="Chat"
-        description="How the conversation behaves while a reply is still streaming."
-      />
-      <div className="card card-padded">
-        <div className="card-header">
-          <h2 className="card-title">Busy input</h2>
-          <p className="card-description">Saved right away; applies to every chat.</p>
-        </div>
-        <LoadableView
-          value={settings}
-          loadingText="Loading chat settings…"
-          failureText="Couldn't load chat settings"
-          onRetry={load}
-        >
-          {renderChoices}
-        </LoadableView>
+    <SettingsPage
+      headingId="chat-settings-heading"
+      title="Chat"
+      description="How the conversation behaves while a reply is still streaming."
+    >
+      <ChatSettingsCard title="Busy input" description="Saved right away; applies to every chat.">
+        {renderChoices}
+      </ChatSettingsCard>
+      <ChatSettingsCard
+        title="Memory review"
+        description="Proposes additions to your Memory note as you chat."
+      >
+        {(data) => <MemoryReviewSetting interval={data.memoryReviewInterval} />}
+      </ChatSettingsCard>
+    </SettingsPage>
+  );
+}
+
+/** A card on this page. Every card shows part of the same chat settings, so they load (and fail) alike. */
+function ChatSettingsCard({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children(data: ChatSettings): ReactNode;
+}) {
+  const settings = useChatSettings((s) => s.settings);
+  const load = useChatSettings((s) => s.load);
+  return (
+    <div className="card card-padded">
+      <div className="card-header">
+        <h2 className="card-title">{title}</h2>
+        <p className="card-description">{description}</p>
       </div>
-      <div className="card card-padded">
-        <div className="card-header">
-          <h2 className="card-title">Memory review</h2>
-          <p className="card-description">Proposes additions to your Memory note as you chat.</p>
-        </div>
-        <LoadableView
-          value={settings}
-          loadingText="Loading chat settings…"
-          failureText="Couldn't load chat settings"
-          onRetry={load}
-        >
-          {(data) => <MemoryReviewSetting interval={data.memoryReviewInterval} />}
-        </LoadableView>
-      </div>
-    </section>
+      <LoadableView
+        value={settings}
+        loadingText="Loading chat settings…"
+        failureText="Couldn't load chat settings"
+        onRetry={load}
+      >
+        {children}
+      </LoadableView>
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from "../ui/button.js";
 import { Field } from "../ui/field.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
-import { SettingsPageHeader } from "./settings-page-header.js";
+import { SettingsPage } from "./settings-page.js";
 
 export function MemoryPage() {
   const settings = useChatSettings((s) => s.settings);
@@ -18,12 +18,11 @@ export function MemoryPage() {
   }, [load]);
 
   return (
-    <section className="settings-page" aria-labelledby="memory-heading">
-      <SettingsPageHeader
-        headingId="memory-heading"
-        title="Memory"
-        description="Things the assistant should always keep in mind about you and your work."
-      />
+    <SettingsPage
+      headingId="memory-heading"
+      title="Memory"
+      description="Things the assistant should always keep in mind about you and your work."
+    >
       <div className="card card-padded">
         <LoadableView
           value={settings}
@@ -34,7 +33,7 @@ export function MemoryPage() {
           {(data) => <MemoryForm saved={data.memoryNote} />}
         </LoadableView>
       </div>
-    </section>
+    </SettingsPage>
   );
 }
 

@@ -2,16 +2,15 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { AuxiliaryPanel } from "./auxiliary/auxiliary-panel.js";
 import { MainModelPanel } from "./main-model-panel.js";
-import { SettingsPageHeader } from "./settings-page-header.js";
+import { SettingsPage } from "./settings-page.js";
 
 export function ModelsPage() {
   return (
-    <section className="settings-page" aria-labelledby="models-heading">
-      <SettingsPageHeader
-        headingId="models-heading"
-        title="Models"
-        description="Which model chat uses. Side tasks follow it unless you pin them."
-      />
+    <SettingsPage
+      headingId="models-heading"
+      title="Models"
+      description="Which model chat uses. Side tasks follow it unless you pin them."
+    >
       <Tabs.Root defaultValue="main" className="tabs">
         <Tabs.List className="tabs-list" aria-label="Model slots">
           <Tabs.Trigger value="main" className="tabs-trigger">
@@ -28,6 +27,6 @@ export function ModelsPage() {
           <AuxiliaryPanel />
         </Tabs.Content>
       </Tabs.Root>
-    </section>
+    </SettingsPage>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { describeError } from "../api/rpc-error.js";
-import { Button } from "../ui/button.js";
+import { DialogFormFooter } from "../ui/dialog-form.js";
 import { Field } from "../ui/field.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { selectKeychainProblem } from "../stores/host-store.js";
@@ -145,15 +145,13 @@ export function ProviderForm({
           />
         )}
       </Field>
-      {saveError ? <InlineAlert>{saveError}</InlineAlert> : null}
-      <footer className="dialog-footer">
-        <Button variant="ghost" onClick={onCancel} disabled={saving}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" disabled={saving} busy={saving}>
-          {saving ? "Saving…" : "Save"}
-        </Button>
-      </footer>
+      <DialogFormFooter
+        error={saveError}
+        saving={saving}
+        onCancel={onCancel}
+        submitLabel="Save"
+        busyLabel="Saving…"
+      />
     </form>
   );
 }

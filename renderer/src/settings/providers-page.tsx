@@ -4,14 +4,14 @@ import { useState } from "react";
 import type { ProviderView } from "../../../electron/host/rpc/methods/providers.js";
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
-import { LoadableView } from "../ui/loadable-view.js";
-import { InlineAlert } from "../ui/inline-alert.js";
+import { DismissibleAlert, InlineAlert } from "../ui/inline-alert.js";
 import { selectKeychainProblem } from "../stores/host-store.js";
 import { useHost, useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectCurrentMainModel } from "../stores/main-model-store.js";
 import { ProviderRow } from "./provider-row.js";
 import { RemoveProviderDialog } from "./remove-provider-dialog.js";
-import { SettingsPageHeader } from "./settings-page-header.js";
+import { SettingsList } from "./settings-list.js";
+import { SettingsPage } from "./settings-page.js";
 
 export function ProvidersPage() {
   const providers = useProviders((s) => s.providers);
@@ -33,13 +33,12 @@ export function ProvidersPage() {
   );
 
   return (
-    <section className="settings-page" aria-labelledby="providers-heading">
-      <SettingsPageHeader
-        headingId="providers-heading"
-        title="Providers"
-        description="OpenAI-compatible endpoints Hermes Desktop can talk to. Keys stay in your system keychain."
-        action={hasProviders ? addButton : null}
-      />
+    <SettingsPage
+      headingId="providers-heading"
+      title="Providers"
+      description="OpenAI-compatible endpoints Hermes Desktop can talk to. Keys stay in your system keychain."
+      action={hasProviders ? addButton : null}
+    >
       {keychainProblem ? (
         <div className="settings-page-alert">
           <InlineAlert tone="warning">{keychainProblem}</InlineAlert>
@@ -47,49 +46,32 @@ export function ProvidersPage() {
       ) : null}
       {removeNotice ? (
         <div className="settings-page-alert">
-          <InlineAlert
-            tone="warning"
-            action={
-              <Button size="sm" variant="ghost" onClick={clearRemoveNotice}>
-                Dismiss
-              </Button>
-            }
-          >
+          <DismissibleAlert tone="warning" onDismiss={clearRemoveNotice}>
             {removeNotice}
-          </InlineAlert>
+          </DismissibleAlert>
         </div>
       ) : null}
-      <LoadableView
+      <SettingsList
         value={providers}
         loadingText="Loading providers…"
         failureText="Couldn't load your providers"
         onRetry={reload}
-        warnWhenListStale
-      >
-        {(list) =>
-          list.length === 0 ? (
-            <div className="card">
-              <EmptyState icon={<Server size={20} />} title="No providers yet" action={addButton}>
-                Add OpenRouter, OpenAI, or a local server such as llama.cpp or Ollama to start chatting.
-              </EmptyState>
-            </div>
-          ) : (
-            <ul className="settings-list">
-              {list.map((provider) => (
-                <ProviderRow
-                  key={provider.id}
-                  provider={provider}
-                  isMain={provider.id === mainProvider}
-                  onEdit={() => openEdit(provider.id)}
-                  onAddKey={() => openEdit(provider.id)}
-                  onRemove={() => setRemoving(provider)}
-                />
-              ))}
-            </ul>
-          )
+        empty={
+          <EmptyState icon={<Server size={20} />} title="No providers yet" action={addButton}>
+            Add OpenRouter, OpenAI, or a local server such as llama.cpp or Ollama to start chatting.
+          </EmptyState>
         }
-      </LoadableView>
+        renderRow={(provider) => (
+          <ProviderRow
+            provider={provider}
+            isMain={provider.id === mainProvider}
+            onEdit={() => openEdit(provider.id)}
+            onAddKey={() => openEdit(provider.id)}
+            onRemove={() => setRemoving(provider)}
+          />
+        )}
+      />
       <RemoveProviderDialog provider={removing} onClose={() => setRemoving(null)} />
-    </section>
+    </SettingsPage>
   );
 }

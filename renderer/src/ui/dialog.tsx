@@ -49,11 +49,22 @@ export function Dialog({
           </header>
           {children}
           {/* Last in the DOM so the dialog's first focus lands on its content, not on Close. */}
-          <RadixDialog.Close className="icon-button dialog-close" aria-label="Close">
-            <X size={16} aria-hidden="true" />
-          </RadixDialog.Close>
+          <DialogCloseButton />
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+/**
+ * The X in a dialog's corner. Exported for a dialog that builds its own Radix Content (the plugin
+ * consent screen) so every dialog closes with the same control and the same accessible name.
+ * Place it last in the Content, so the dialog's first focus lands on its content, not on Close.
+ */
+export function DialogCloseButton() {
+  return (
+    <RadixDialog.Close className="icon-button dialog-close" aria-label="Close">
+      <X size={16} aria-hidden="true" />
+    </RadixDialog.Close>
   );
 }

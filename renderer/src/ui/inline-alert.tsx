@@ -1,6 +1,7 @@
 /** Error text in plain words, announced to screen readers (`role="alert"`), with an optional retry. */
 import { CircleExclamationPoint } from "lucide-react";
 import type { ReactNode } from "react";
+import { Button } from "./button.js";
 
 export function InlineAlert({
   children,
@@ -17,5 +18,29 @@ export function InlineAlert({
       <div className="inline-alert-text">{children}</div>
       {action ? <div className="inline-alert-action">{action}</div> : null}
     </div>
+  );
+}
+
+/** An alert the reader puts away once read: the same alert with a Dismiss button as its action. */
+export function DismissibleAlert({
+  children,
+  onDismiss,
+  tone = "error",
+}: {
+  children: ReactNode;
+  onDismiss(): void;
+  tone?: "error" | "warning";
+}) {
+  return (
+    <InlineAlert
+      tone={tone}
+      action={
+        <Button size="sm" variant="ghost" onClick={onDismiss}>
+          Dismiss
+        </Button>
+      }
+    >
+      {children}
+    </InlineAlert>
   );
 }

@@ -5,10 +5,11 @@
  * close button and a click outside decline too. Declining keeps the plugin on, those capabilities off.
  */
 import * as RadixDialog from "@radix-ui/react-dialog";
-import { ShieldQuestion, X } from "lucide-react";
+import { ShieldQuestion } from "lucide-react";
 import { useRef } from "react";
 import { usePlugins } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
+import { DialogCloseButton } from "../../ui/dialog.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { describeCapability } from "./capability-text.js";
 
@@ -99,9 +100,7 @@ export function ConsentDialog() {
               </Button>
             </footer>
           </div>
-          <RadixDialog.Close className="icon-button dialog-close" aria-label="Close">
-            <X size={16} aria-hidden="true" />
-          </RadixDialog.Close>
+          <DialogCloseButton />
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

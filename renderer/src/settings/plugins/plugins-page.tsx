@@ -6,8 +6,8 @@ import { FolderOpen, Puzzle, RefreshCw } from "lucide-react";
 import { Button } from "../../ui/button.js";
 import { EmptyState } from "../../ui/empty-state.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
-import { LoadableView } from "../../ui/loadable-view.js";
-import { SettingsPageHeader } from "../settings-page-header.js";
+import { SettingsList } from "../settings-list.js";
+import { SettingsPage } from "../settings-page.js";
 import { useHost, usePlugins } from "../../stores/stores-context.js";
 import { PluginRow } from "./plugin-row.js";
 import { PluginsFolderNote } from "./plugins-folder-note.js";
@@ -56,13 +56,12 @@ export function PluginsPage() {
   );
 
   return (
-    <section className="settings-page" aria-labelledby="plugins-heading">
-      <SettingsPageHeader
-        headingId="plugins-heading"
-        title="Plugins"
-        description="Add slash commands, hooks and tools to chat. Turning one on or off takes effect at once."
-        action={actions}
-      />
+    <SettingsPage
+      headingId="plugins-heading"
+      title="Plugins"
+      description="Add slash commands, hooks and tools to chat. Turning one on or off takes effect at once."
+      action={actions}
+    >
       {mode === "web" && folderPath ? <PluginsFolderNote path={folderPath} reason="web" /> : null}
       {mode === "desktop" && folder.kind === "shown" ? (
         <PluginsFolderNote path={folder.path} reason="not_opened" />
@@ -70,30 +69,20 @@ export function PluginsPage() {
       {folder.kind === "failed" ? <InlineAlert>{folder.message}</InlineAlert> : null}
       {rescan.kind === "failed" ? <InlineAlert>{rescan.message}</InlineAlert> : null}
 
-      <LoadableView
+      <SettingsList
         value={plugins}
         loadingText="Loading plugins…"
         failureText="Couldn't load your plugins"
         onRetry={reload}
-        warnWhenListStale
-      >
-        {(list) =>
-          list.length === 0 ? (
-            <div className="card">
-              <EmptyState icon={<Puzzle size={20} />} title="No plugins yet">
-                No plugins found. Put a plugin folder in{" "}
-                {folderPath ? <code>{folderPath}</code> : "your plugins folder"} and press Rescan.
-              </EmptyState>
-            </div>
-          ) : (
-            <ul className="settings-list" aria-label="Installed plugins">
-              {list.map((plugin) => (
-                <PluginRow key={plugin.id} plugin={plugin} />
-              ))}
-            </ul>
-          )
+        label="Installed plugins"
+        empty={
+          <EmptyState icon={<Puzzle size={20} />} title="No plugins yet">
+            No plugins found. Put a plugin folder in{" "}
+            {folderPath ? <code>{folderPath}</code> : "your plugins folder"} and press Rescan.
+          </EmptyState>
         }
-      </LoadableView>
-    </section>
+        renderRow={(plugin) => <PluginRow plugin={plugin} />}
+      />
+    </SettingsPage>
   );
 }
