@@ -17,9 +17,7 @@ test("the chart-writer page draws the chart the model picked, as SVG", async ({
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
-  await rpc.call("plugins.setEnabled", { id: "chart-writer", enabled: true });
+  await setUpChat(hermes, fakeProvider, { plugins: ["chart-writer"] });
   fakeProvider.enqueue({
     kind: "json",
     value: { kind: "bar", title: "Sales by month", x: "month", y: ["sales"] },
@@ -86,7 +84,7 @@ test("a page cannot call another plugin's method or reach the app's window, toke
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   const dir = join(hermes.home, "plugins", "probe");
   await mkdir(join(dir, "page"), { recursive: true });
   await writeFile(
@@ -96,7 +94,6 @@ test("a page cannot call another plugin's method or reach the app's window, toke
   await writeFile(join(dir, "index.js"), probeBackend);
   await writeFile(join(dir, "page", "index.html"), probePage);
   await writeFile(join(dir, "page", "probe.js"), probeScript);
-  const rpc = await hermes.rpc();
   await rpc.call("plugins.rescan");
   await rpc.call("plugins.setEnabled", { id: "chart-writer", enabled: true });
   await rpc.call("plugins.setEnabled", { id: "probe", enabled: true });
