@@ -4,30 +4,23 @@
  * words, Restart brings it back; a daily token budget and heap cap saved from the row land in
  * config.yaml.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { parse } from "yaml";
-import { expect, test } from "./fixtures/app-test.js";
+import { expect, test, writeUserPlugin } from "./fixtures/app-test.js";
 import { openSettings } from "./fixtures/app-ui.js";
 
 /** Exits shortly after each of its first three starts (counted in its own state), then stays up. */
 async function writeCrashingPlugin(home: string): Promise<void> {
-  const dir = join(home, "plugins", "wobbly");
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, "plugin.yaml"),
-    "name: wobbly\nversion: 0.0.1\ndescription: Crashes on its first three starts.\nmain: index.js\n",
-  );
-  await writeFile(
-    join(dir, "index.js"),
-    `export function register(ctx) {
+  await writeUserPlugin(home, "wobbly", {
+    "plugin.yaml":
+      "name: wobbly\nversion: 0.0.1\ndescription: Crashes on its first three starts.\nmain: index.js\n",
+    "index.js": `export function register(ctx) {
   const starts = (ctx.state.get("starts") ?? 0) + 1;
   ctx.state.set("starts", starts);
   ctx.registerCommand({ name: "wobbly", handler: () => "steady now" });
   if (starts <= 3) setTimeout(() => process.exit(1), 300);
 }
 `,
-  );
+  });
 }
 
 test("a plugin that keeps crashing is stopped with the reason, and Restart brings it back", async ({

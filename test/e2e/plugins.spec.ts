@@ -4,11 +4,10 @@
  * failed with its reason while the others keep working, and `/tldr` run in a chat answering with
  * the fake provider's reply.
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { parse } from "yaml";
-import { expect, test, uniqueSuffix } from "./fixtures/app-test.js";
+import { expect, test, uniqueSuffix, writeUserPlugin } from "./fixtures/app-test.js";
 import { openSettings } from "./fixtures/app-ui.js";
 
 const bundled = ["tldr", "paste-to-tasks", "error-explainer", "classifier"] as const;
@@ -19,16 +18,12 @@ const toggleOf = (row: Locator, name: string): Locator => row.getByRole("switch"
 
 /** A user plugin whose `register` throws: it must fail alone. */
 async function writeBrokenPlugin(home: string): Promise<void> {
-  const dir = join(home, "plugins", "broken");
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, "plugin.yaml"),
-    "name: broken\nversion: 0.0.1\ndescription: Throws in register, on purpose.\nmain: index.js\n",
-  );
-  await writeFile(
-    join(dir, "index.js"),
-    'export function register() {\n  throw new Error("broken on purpose: the e2e test asked for it");\n}\n',
-  );
+  await writeUserPlugin(home, "broken", {
+    "plugin.yaml":
+      "name: broken\nversion: 0.0.1\ndescription: Throws in register, on purpose.\nmain: index.js\n",
+    "index.js":
+      'export function register() {\n  throw new Error("broken on purpose: the e2e test asked for it");\n}\n',
+  });
 }
 
 test("bundled plugins are listed, disabled by default", async ({ page, hermes }) => {
