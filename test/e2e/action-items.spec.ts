@@ -11,9 +11,7 @@ test("a reply with commitments shows an Action items card; ticking one reaches t
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
-  await rpc.call("plugins.setEnabled", { id: "action-items", enabled: true });
+  const { rpc } = await setUpChat(hermes, fakeProvider, { plugins: ["action-items"] });
   await rpc.call("plugins.consent", { id: "action-items", grant: ["llm.session_fork"] });
   // A chat with a title of its own asks for none, so no title request races the fork's replies.
   const { sessionId } = await rpc.call<{ sessionId: string }>("session.create", { title: "Launch plan" });

@@ -10,9 +10,7 @@ test("/tldr answers, names its plugin, frees the composer and names the chat", a
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
-  await rpc.call("plugins.setEnabled", { id: "tldr", enabled: true });
+  await setUpChat(hermes, fakeProvider, { plugins: ["tldr"] });
   fakeProvider.enqueue("A fox jumps over a dog.");
   await page.goto(hermes.launchUrl);
 

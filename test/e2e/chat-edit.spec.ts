@@ -11,8 +11,7 @@ test("Edit message and Resend make a new version; the old one stays reachable", 
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   fakeProvider.enqueue("Reply one.");
   await page.goto(hermes.launchUrl);
   await sendMessage(page, "First question");

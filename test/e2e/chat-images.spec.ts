@@ -33,10 +33,7 @@ test("a pasted image goes through the vision slot when the main model is text-on
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
-  const { providers } = await rpc.call<{ providers: { id: string }[] }>("providers.list", {});
-  const providerId = providers[0]!.id;
+  const { rpc, providerId } = await setUpChat(hermes, fakeProvider);
   await rpc.call("model.set", {
     scope: "auxiliary",
     task: "vision",

@@ -10,9 +10,8 @@ test("Model for this chat switches the model, System prompt sets the chat's inst
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   const alt = { id: `alt-${uniqueSuffix()}`, name: `Alt ${uniqueSuffix()}`, base_url: fakeProvider.baseURL };
-  const rpc = await hermes.rpc();
   await rpc.call("providers.save", alt);
   await rpc.call("settings.set", { key: "memory.note", value: "The user likes tea." });
   await page.goto(hermes.launchUrl);

@@ -3,8 +3,7 @@ import { expect, test, uniqueSuffix } from "./fixtures/app-test.js";
 import { chatList, chatRow, setUpChat } from "./fixtures/chat-ui.js";
 
 test("Pin chat keeps a chat at the top; Unpin chat puts it back", async ({ page, hermes, fakeProvider }) => {
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   const suffix = uniqueSuffix(4);
   const titles = ["Oldest", "Middle", "Newest"].map((t) => `${t} ${suffix}`);
   for (const title of titles) await rpc.call("session.create", { title });

@@ -4,21 +4,14 @@
  * review, held up at the fake provider) the transcript says so, and a message the person types
  * ends the wait at once: the injected turn answers, then the person's message.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { expect, test } from "./fixtures/app-test.js";
+import { expect, test, writeUserPlugin } from "./fixtures/app-test.js";
 import { chatList, numberedWords, replies, sendMessage, setUpChat } from "./fixtures/chat-ui.js";
 
 async function writeNotifier(home: string): Promise<void> {
-  const dir = join(home, "plugins", "notifier");
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, "plugin.yaml"),
-    "name: notifier\nversion: 0.0.1\ndescription: Starts a turn in the chat.\nmain: index.js\n",
-  );
-  await writeFile(
-    join(dir, "index.js"),
-    `export function register(ctx) {
+  await writeUserPlugin(home, "notifier", {
+    "plugin.yaml":
+      "name: notifier\nversion: 0.0.1\ndescription: Starts a turn in the chat.\nmain: index.js\n",
+    "index.js": `export function register(ctx) {
   ctx.registerCommand({
     name: "notify",
     argsHint: "<text>",
@@ -26,7 +19,7 @@ async function writeNotifier(home: string): Promise<void> {
   });
 }
 `,
-  );
+  });
 }
 
 test("an injected turn is marked as from its plugin; typing while it waits sends it on at once", async ({
@@ -35,8 +28,7 @@ test("an injected turn is marked as from its plugin; typing while it waits sends
   fakeProvider,
 }) => {
   await writeNotifier(hermes.home);
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   await rpc.call("plugins.rescan");
   await rpc.call("plugins.setEnabled", { id: "notifier", enabled: true });
   // A memory review after every person turn: the background work the injected turn waits for.

@@ -7,22 +7,11 @@
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/app-test.js";
+import { openSettings } from "./fixtures/app-ui.js";
 import { composer, replies, sendMessage, setUpChat } from "./fixtures/chat-ui.js";
 
 const SQ_TEXT =
   "Ask your agent a short question after each turn. It sees the whole session, including memory, and spends your main model's tokens.";
-
-async function openPlugins(page: Page): Promise<void> {
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("button", { name: "Settings", exact: true })
-    .click();
-  await page
-    .getByRole("navigation", { name: "Settings" })
-    .getByRole("button", { name: "Plugins", exact: true })
-    .click();
-  await expect(page.getByRole("heading", { name: "Plugins", exact: true })).toBeVisible();
-}
 
 async function openChat(page: Page, title: string): Promise<void> {
   await page
@@ -46,13 +35,12 @@ test("next-prompt: consent screen, Decline → no chip, Grant → chip, revoke �
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   // A titled chat: no title request races the side question for the scripted replies.
-  const rpc = await hermes.rpc();
   await rpc.call("session.create", { title: "Week planning" });
   await page.goto(hermes.launchUrl);
 
-  await openPlugins(page);
+  await openSettings(page, "Plugins");
   await page
     .locator('[data-plugin="next-prompt"]')
     .getByRole("switch", { name: "Enable next-prompt" })
@@ -78,7 +66,7 @@ test("next-prompt: consent screen, Decline → no chip, Grant → chip, revoke �
   await expect(chip(page)).toHaveCount(0);
 
   // Granted from Settings → Plugins (the consent screen again, for the declined capability).
-  await openPlugins(page);
+  await openSettings(page, "Plugins");
   await capabilityRow(page).getByRole("button", { name: "Grant Side questions for next-prompt" }).click();
   await consentScreen(page).getByRole("button", { name: "Grant" }).click();
   await expect(consentScreen(page)).toHaveCount(0);
@@ -96,7 +84,7 @@ test("next-prompt: consent screen, Decline → no chip, Grant → chip, revoke �
   await composer(page).fill("");
 
   // Revoked: the next reply brings no chip.
-  await openPlugins(page);
+  await openSettings(page, "Plugins");
   await capabilityRow(page).getByRole("button", { name: "Revoke Side questions from next-prompt" }).click();
   await expect(capabilityRow(page)).toContainText("Not granted");
   await openChat(page, "Week planning");

@@ -7,10 +7,8 @@
  * navigates to another plugin's page gets no usable scope: with its token the page is refused,
  * without it the app refuses its calls and relays it no events.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test, type HermesHost } from "./fixtures/app-test.js";
+import { expect, test, writeUserPlugin, type HermesHost } from "./fixtures/app-test.js";
 import { setUpChat } from "./fixtures/chat-ui.js";
 
 const backend = `export function register(ctx) {
@@ -92,15 +90,12 @@ const navScript = `document.addEventListener("DOMContentLoaded", () => {
 });`;
 
 async function addPagePlugin(hermes: HermesHost, id: string, script: string): Promise<void> {
-  const dir = join(hermes.home, "plugins", id);
-  await mkdir(join(dir, "page"), { recursive: true });
-  await writeFile(
-    join(dir, "plugin.yaml"),
-    `name: ${id}\nversion: 1.0.0\ndescription: Page probe ${id}.\nmain: index.js\npages:\n  - {id: main, title: ${id} page, entry: page/index.html}\n`,
-  );
-  await writeFile(join(dir, "index.js"), backend.replace("PLUGIN", id));
-  await writeFile(join(dir, "page", "index.html"), pageHtml("page.js"));
-  await writeFile(join(dir, "page", "page.js"), script);
+  await writeUserPlugin(hermes.home, id, {
+    "plugin.yaml": `name: ${id}\nversion: 1.0.0\ndescription: Page probe ${id}.\nmain: index.js\npages:\n  - {id: main, title: ${id} page, entry: page/index.html}\n`,
+    "index.js": backend.replace("PLUGIN", id),
+    "page/index.html": pageHtml("page.js"),
+    "page/page.js": script,
+  });
 }
 
 async function openPluginPage(page: Page, hermes: HermesHost, id: string) {
@@ -117,10 +112,9 @@ test("a page's own socket serves only its own plugin's methods and events for it
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   await addPagePlugin(hermes, "probe", probeScript);
   await addPagePlugin(hermes, "other", otherScript);
-  const rpc = await hermes.rpc();
   await rpc.call("plugins.rescan");
   for (const id of ["probe", "other"]) await rpc.call("plugins.setEnabled", { id, enabled: true });
   const sockets: string[] = [];
@@ -191,9 +185,8 @@ test("a page whose socket goes away keeps working through the app window", async
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
+  const { rpc } = await setUpChat(hermes, fakeProvider);
   await addPagePlugin(hermes, "asker", askScript);
-  const rpc = await hermes.rpc();
   await rpc.call("plugins.rescan");
   await rpc.call("plugins.setEnabled", { id: "asker", enabled: true });
   const closed: string[] = [];
@@ -220,10 +213,9 @@ for (const how of ["with-token", "without-token"] as const) {
     hermes,
     fakeProvider,
   }) => {
-    await setUpChat(hermes, fakeProvider);
+    const { rpc } = await setUpChat(hermes, fakeProvider);
     await addPagePlugin(hermes, "nav", navScript);
     await addPagePlugin(hermes, "other", otherScript);
-    const rpc = await hermes.rpc();
     await rpc.call("plugins.rescan");
     for (const id of ["nav", "other"]) await rpc.call("plugins.setEnabled", { id, enabled: true });
 

@@ -4,10 +4,8 @@
  * in its sandboxed frame cannot call another plugin's method, nor reach the app's window, its
  * token, storage or `/rpc`.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures/app-test.js";
+import { expect, test, writeUserPlugin } from "./fixtures/app-test.js";
 import { setUpChat } from "./fixtures/chat-ui.js";
 
 const pluginPages = (page: Page) => page.getByRole("navigation", { name: "Plugin pages" });
@@ -17,9 +15,7 @@ test("the chart-writer page draws the chart the model picked, as SVG", async ({
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
-  const rpc = await hermes.rpc();
-  await rpc.call("plugins.setEnabled", { id: "chart-writer", enabled: true });
+  await setUpChat(hermes, fakeProvider, { plugins: ["chart-writer"] });
   fakeProvider.enqueue({
     kind: "json",
     value: { kind: "bar", title: "Sales by month", x: "month", y: ["sales"] },
@@ -86,17 +82,14 @@ test("a page cannot call another plugin's method or reach the app's window, toke
   hermes,
   fakeProvider,
 }) => {
-  await setUpChat(hermes, fakeProvider);
-  const dir = join(hermes.home, "plugins", "probe");
-  await mkdir(join(dir, "page"), { recursive: true });
-  await writeFile(
-    join(dir, "plugin.yaml"),
-    "name: probe\nversion: 1.0.0\ndescription: Probes its sandbox.\nmain: index.js\npages:\n  - {id: probe, title: Probe, entry: page/index.html}\n",
-  );
-  await writeFile(join(dir, "index.js"), probeBackend);
-  await writeFile(join(dir, "page", "index.html"), probePage);
-  await writeFile(join(dir, "page", "probe.js"), probeScript);
-  const rpc = await hermes.rpc();
+  const { rpc } = await setUpChat(hermes, fakeProvider);
+  await writeUserPlugin(hermes.home, "probe", {
+    "plugin.yaml":
+      "name: probe\nversion: 1.0.0\ndescription: Probes its sandbox.\nmain: index.js\npages:\n  - {id: probe, title: Probe, entry: page/index.html}\n",
+    "index.js": probeBackend,
+    "page/index.html": probePage,
+    "page/probe.js": probeScript,
+  });
   await rpc.call("plugins.rescan");
   await rpc.call("plugins.setEnabled", { id: "chart-writer", enabled: true });
   await rpc.call("plugins.setEnabled", { id: "probe", enabled: true });

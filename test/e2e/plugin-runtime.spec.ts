@@ -4,41 +4,23 @@
  * words, Restart brings it back; a daily token budget and heap cap saved from the row land in
  * config.yaml.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { Page } from "@playwright/test";
 import { parse } from "yaml";
-import { expect, test } from "./fixtures/app-test.js";
-
-async function openPluginsSettings(page: Page): Promise<void> {
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("button", { name: "Settings", exact: true })
-    .click();
-  await page
-    .getByRole("navigation", { name: "Settings" })
-    .getByRole("button", { name: "Plugins", exact: true })
-    .click();
-}
+import { expect, test, writeUserPlugin } from "./fixtures/app-test.js";
+import { openSettings } from "./fixtures/app-ui.js";
 
 /** Exits shortly after each of its first three starts (counted in its own state), then stays up. */
 async function writeCrashingPlugin(home: string): Promise<void> {
-  const dir = join(home, "plugins", "wobbly");
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, "plugin.yaml"),
-    "name: wobbly\nversion: 0.0.1\ndescription: Crashes on its first three starts.\nmain: index.js\n",
-  );
-  await writeFile(
-    join(dir, "index.js"),
-    `export function register(ctx) {
+  await writeUserPlugin(home, "wobbly", {
+    "plugin.yaml":
+      "name: wobbly\nversion: 0.0.1\ndescription: Crashes on its first three starts.\nmain: index.js\n",
+    "index.js": `export function register(ctx) {
   const starts = (ctx.state.get("starts") ?? 0) + 1;
   ctx.state.set("starts", starts);
   ctx.registerCommand({ name: "wobbly", handler: () => "steady now" });
   if (starts <= 3) setTimeout(() => process.exit(1), 300);
 }
 `,
-  );
+  });
 }
 
 test("a plugin that keeps crashing is stopped with the reason, and Restart brings it back", async ({
@@ -47,7 +29,7 @@ test("a plugin that keeps crashing is stopped with the reason, and Restart bring
 }) => {
   await writeCrashingPlugin(hermes.home);
   await page.goto(hermes.launchUrl);
-  await openPluginsSettings(page);
+  await openSettings(page, "Plugins");
   await page.getByRole("button", { name: "Rescan", exact: true }).click();
   const row = page.locator('[data-plugin="wobbly"]');
   await row.getByRole("switch", { name: "Enable wobbly" }).click();
@@ -72,7 +54,7 @@ test("a daily token budget and a heap cap saved from the row land in config.yaml
   hermes,
 }) => {
   await page.goto(hermes.launchUrl);
-  await openPluginsSettings(page);
+  await openSettings(page, "Plugins");
   const row = page.locator('[data-plugin="tldr"]');
   await row.getByRole("switch", { name: "Enable tldr" }).click();
   await expect(row.getByTestId("runtime-state")).toHaveText("Running");

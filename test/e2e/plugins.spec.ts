@@ -4,25 +4,13 @@
  * failed with its reason while the others keep working, and `/tldr` run in a chat answering with
  * the fake provider's reply.
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { parse } from "yaml";
-import { expect, test, uniqueSuffix } from "./fixtures/app-test.js";
+import { expect, test, uniqueSuffix, writeUserPlugin } from "./fixtures/app-test.js";
+import { openSettings } from "./fixtures/app-ui.js";
 
 const bundled = ["tldr", "paste-to-tasks", "error-explainer", "classifier"] as const;
-
-async function openPluginsSettings(page: Page): Promise<void> {
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("button", { name: "Settings", exact: true })
-    .click();
-  await page
-    .getByRole("navigation", { name: "Settings" })
-    .getByRole("button", { name: "Plugins", exact: true })
-    .click();
-  await expect(page.getByRole("heading", { name: "Plugins", exact: true })).toBeVisible();
-}
 
 const pluginRow = (page: Page, id: string): Locator => page.locator(`[data-plugin="${id}"]`);
 const statusOf = (row: Locator): Locator => row.locator("[data-status]");
@@ -30,21 +18,17 @@ const toggleOf = (row: Locator, name: string): Locator => row.getByRole("switch"
 
 /** A user plugin whose `register` throws: it must fail alone. */
 async function writeBrokenPlugin(home: string): Promise<void> {
-  const dir = join(home, "plugins", "broken");
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, "plugin.yaml"),
-    "name: broken\nversion: 0.0.1\ndescription: Throws in register, on purpose.\nmain: index.js\n",
-  );
-  await writeFile(
-    join(dir, "index.js"),
-    'export function register() {\n  throw new Error("broken on purpose: the e2e test asked for it");\n}\n',
-  );
+  await writeUserPlugin(home, "broken", {
+    "plugin.yaml":
+      "name: broken\nversion: 0.0.1\ndescription: Throws in register, on purpose.\nmain: index.js\n",
+    "index.js":
+      'export function register() {\n  throw new Error("broken on purpose: the e2e test asked for it");\n}\n',
+  });
 }
 
 test("bundled plugins are listed, disabled by default", async ({ page, hermes }) => {
   await page.goto(hermes.launchUrl);
-  await openPluginsSettings(page);
+  await openSettings(page, "Plugins");
   for (const id of bundled) {
     const row = pluginRow(page, id);
     await expect(row).toBeVisible();
@@ -61,7 +45,7 @@ test("bundled plugins are listed, disabled by default", async ({ page, hermes })
 
 test("enabling tldr loads it at once; a broken user plugin fails alone", async ({ page, hermes }) => {
   await page.goto(hermes.launchUrl);
-  await openPluginsSettings(page);
+  await openSettings(page, "Plugins");
 
   const tldr = pluginRow(page, "tldr");
   await toggleOf(tldr, "tldr").click();
@@ -113,7 +97,7 @@ test("enable tldr in Settings → Plugins, then /tldr in a chat answers with the
   fakeProvider.enqueue(summary);
 
   await page.goto(hermes.launchUrl);
-  await openPluginsSettings(page);
+  await openSettings(page, "Plugins");
   const tldr = pluginRow(page, "tldr");
   await toggleOf(tldr, "tldr").click();
   await expect(statusOf(tldr)).toHaveText("Loaded");

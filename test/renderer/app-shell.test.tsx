@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-libra
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProviderView } from "../../electron/host/rpc/methods/providers";
 import { fakeClient, type Handlers } from "./fake-client";
+import { local } from "./chat-fixtures";
 import { renderApp } from "./render-app";
 import { settingsWith } from "./fake-client.js";
 
@@ -13,15 +14,6 @@ const corruptNotice = {
   kind: "config_corrupt",
   message:
     "config.yaml did not parse; it was moved to config.yaml.corrupt-20261129T100000Z and the app started on defaults.",
-};
-
-const local: ProviderView = {
-  id: "local",
-  name: "Local llama.cpp",
-  base_url: "http://127.0.0.1:8080/v1",
-  key_env: null,
-  hasKey: false,
-  keyHint: null,
 };
 
 function handlers(overrides: Handlers = {}): Handlers {

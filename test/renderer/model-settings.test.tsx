@@ -2,23 +2,14 @@
 /** Settings → Providers → a provider's Model settings (docs/contract.md §9.1): context window and image input per model. */
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
-import type { ProviderView } from "../../electron/host/rpc/methods/providers";
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
 import { fakeClient } from "./fake-client";
+import { local } from "./chat-fixtures";
 import { renderApp } from "./render-app";
 import { settingsWith } from "./fake-client.js";
 import type { ModelSettings } from "../../electron/host/rpc/methods/settings.js";
 
 afterEach(cleanup);
-
-const local: ProviderView = {
-  id: "local",
-  name: "Local llama.cpp",
-  base_url: "http://127.0.0.1:8080/v1",
-  key_env: null,
-  hasKey: false,
-  keyHint: null,
-};
 
 it("toggles image input, adds a model, and shows a refused value's message", async () => {
   let models: Record<string, ModelSettings> = { "qwen3-8b": { context_window: 32768 } };

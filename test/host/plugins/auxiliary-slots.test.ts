@@ -36,10 +36,8 @@ beforeAll(async () => {
 });
 afterAll(async () => rig.dispose());
 beforeEach(() => {
-  rig.provider.reset();
-  rig.other.reset();
+  rig.resetLlmCalls("slot-owner");
   hookCalls.length = 0;
-  rig.policy("slot-owner", undefined);
   rig.settings.update((doc) => {
     delete doc.auxiliary;
   });

@@ -9,9 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => rig.dispose());
 beforeEach(() => {
-  rig.provider.reset();
-  rig.other.reset();
-  rig.policy(ID, undefined);
+  rig.resetLlmCalls(ID);
   rig.settings.update((doc) => {
     delete doc.fallback_providers;
   });

@@ -52,6 +52,11 @@ export interface Rig {
   logLines(): string[];
   /** Sets `plugins.entries.<id>.llm` exactly as given (absent keys stay absent). */
   policy(pluginId: string, llm: Record<string, unknown> | undefined): void;
+  /**
+   * Between tests of one plugin's LLM calls: both providers drop their queued replies, faults and
+   * recorded requests, and the plugin's settings entry (its `llm` policy) is removed.
+   */
+  resetLlmCalls(pluginId: string): void;
   requestCount(): number;
   manager(options?: ManagerOptions): PluginManager;
   /** The plugin runtime of the last manager made. */
@@ -134,6 +139,15 @@ export async function startRig(
   const userPlugins = path.join(home, "plugins");
   fs.mkdirSync(userPlugins, { recursive: true });
 
+  const policy: Rig["policy"] = (pluginId, llmPolicy) => {
+    settings.update((doc) => {
+      const plugins = (doc.plugins ??= {});
+      const entries = (plugins.entries ??= {});
+      if (llmPolicy === undefined) delete entries[pluginId];
+      else entries[pluginId] = { llm: llmPolicy as never };
+    });
+  };
+
   return {
     home,
     settings,
@@ -160,13 +174,11 @@ export async function startRig(
         return [];
       }
     },
-    policy(pluginId, llmPolicy) {
-      settings.update((doc) => {
-        const plugins = (doc.plugins ??= {});
-        const entries = (plugins.entries ??= {});
-        if (llmPolicy === undefined) delete entries[pluginId];
-        else entries[pluginId] = { llm: llmPolicy as never };
-      });
+    policy,
+    resetLlmCalls(pluginId) {
+      provider.reset();
+      other.reset();
+      policy(pluginId, undefined);
     },
     requestCount: () => provider.requests.length + other.requests.length,
     runtime: () => runtimes.at(-1)!,

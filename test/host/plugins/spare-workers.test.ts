@@ -24,6 +24,23 @@ afterEach(async () => {
   t = undefined;
 });
 
+/**
+ * Starts the host on `home` (no bundled plugins) with plugin hosts spawned as usual, and answers the
+ * arguments of each spawn (the spare workers asked for) once the plugins are ready. The host is `t`,
+ * disposed after the test.
+ */
+async function startHostRecordingSpawns(home: string): Promise<{ host: TestHost; spawned: string[][] }> {
+  const spawned: string[][] = [];
+  const spawn: SpawnPluginHost = (entry, options) => {
+    spawned.push(options.args ?? []);
+    return spawnNodePluginHost(entry, options);
+  };
+  const host = await startTestHost({ home, host: { bundledPluginsDir: null, pluginHostLaunch: { spawn } } });
+  t = host;
+  await host.host.plugins.ready();
+  return { host, spawned };
+}
+
 describe("spare workers", () => {
   it("are asked for at start-up, one per enabled default-heap plugin; a plugin's own heap cap still holds", async () => {
     temp = tempHome("hermes-spares-");
@@ -49,17 +66,8 @@ describe("spare workers", () => {
       path.join(temp.dir, "config.yaml"),
       "plugins:\n  enabled: [alpha, beta, a-tight]\n  entries:\n    a-tight:\n      limits:\n        heap_mb: 32\n",
     );
-    const spawned: string[][] = [];
-    const spawn: SpawnPluginHost = (entry, options) => {
-      spawned.push(options.args ?? []);
-      return spawnNodePluginHost(entry, options);
-    };
-    t = await startTestHost({
-      home: temp.dir,
-      host: { bundledPluginsDir: null, pluginHostLaunch: { spawn } },
-    });
-    await t.host.plugins.ready();
-    const list = (await t.call("plugins.list")).result as { plugins: PluginView[] };
+    const { host, spawned } = await startHostRecordingSpawns(temp.dir);
+    const list = (await host.call("plugins.list")).result as { plugins: PluginView[] };
     expect(list.plugins.map((p) => [p.id, p.status])).toEqual([
       ["a-tight", "loaded"],
       ["alpha", "loaded"],
@@ -68,7 +76,7 @@ describe("spare workers", () => {
     // Two spares of the default 256 MB heap: "a-tight" has its own cap.
     expect(spawned).toEqual([["2", "256"]]);
     const context = { sessionId: "s", gatewaySessionKey: "g" };
-    const commands = t.host.pluginRegistries.commands;
+    const commands = host.host.pluginRegistries.commands;
     await expect(commands.get("alpha-who")!.handler("", context)).resolves.toBe("alpha");
     await expect(commands.get("beta-who")!.handler("", context)).resolves.toBe("beta");
     // The worker's real heap limit (old generation plus the young one), not just the reason's wording.
@@ -77,7 +85,7 @@ describe("spare workers", () => {
     expect(await heapMb("tight-heap")).toBeLessThan(100);
     await expect(commands.get("hoard")!.handler("", context)).rejects.toThrow(/heap cap 32 MB/);
     await waitFor(async () => {
-      const tight = ((await t!.call("plugins.list")).result as { plugins: PluginView[] }).plugins.find(
+      const tight = ((await host.call("plugins.list")).result as { plugins: PluginView[] }).plugins.find(
         (p) => p.id === "a-tight",
       );
       return /heap cap 32 MB/.test(JSON.stringify(tight));
@@ -86,16 +94,7 @@ describe("spare workers", () => {
 
   it("no enabled plugin: no plugin host is started with the host", async () => {
     temp = tempHome("hermes-spares-");
-    const spawned: string[][] = [];
-    const spawn: SpawnPluginHost = (entry, options) => {
-      spawned.push(options.args ?? []);
-      return spawnNodePluginHost(entry, options);
-    };
-    t = await startTestHost({
-      home: temp.dir,
-      host: { bundledPluginsDir: null, pluginHostLaunch: { spawn } },
-    });
-    await t.host.plugins.ready();
+    const { spawned } = await startHostRecordingSpawns(temp.dir);
     expect(spawned).toEqual([]);
   });
 });

@@ -12,11 +12,7 @@ beforeAll(async () => {
   rig = await startRig();
 });
 afterAll(async () => rig.dispose());
-beforeEach(() => {
-  rig.provider.reset();
-  rig.other.reset();
-  rig.policy(ID, undefined);
-});
+beforeEach(() => rig.resetLlmCalls(ID));
 
 const call = (overrides: Partial<CompleteParams> = {}) =>
   rig.llm.complete(ID, { messages: [{ role: "user", content: "ping" }], ...overrides });

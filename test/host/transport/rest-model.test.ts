@@ -49,6 +49,9 @@ const post = async (path: string, body: unknown) => {
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
+/** POST /api/model/set for one auxiliary slot, the request most tests here make. */
+const setAuxiliary = (task: string, provider: string, model: string) =>
+  post("/api/model/set", { scope: "auxiliary", task, provider, model });
 const tasks = (body: Record<string, unknown>) => body.tasks as AuxiliaryTaskRow[];
 
 describe("GET /api/model/auxiliary", () => {
@@ -101,12 +104,7 @@ describe("GET /api/model/auxiliary", () => {
 
 describe("POST /api/model/set", () => {
   it("pins a slot and answers the updated row; the file holds the pin", async () => {
-    const { status, body } = await post("/api/model/set", {
-      scope: "auxiliary",
-      task: "title_generation",
-      provider: "old",
-      model: "old/titles",
-    });
+    const { status, body } = await setAuxiliary("title_generation", "old", "old/titles");
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, scope: "auxiliary" });
     expect(tasks(body)).toEqual([
@@ -126,32 +124,17 @@ describe("POST /api/model/set", () => {
   });
 
   it("provider auto makes a slot follow its base again, keeping its other settings", async () => {
-    await post("/api/model/set", {
-      scope: "auxiliary",
-      task: "compression",
-      provider: "old",
-      model: "old/sum",
-    });
+    await setAuxiliary("compression", "old", "old/sum");
     t.host.settings.set("auxiliary.classify", { provider: "lan", model: "l", timeout: 12 });
-    const { body } = await post("/api/model/set", {
-      scope: "auxiliary",
-      task: "classify",
-      provider: "auto",
-      model: "",
-    });
+    const { body } = await setAuxiliary("classify", "auto", "");
     expect(tasks(body)[0]).toMatchObject({ task: "classify", provider: "auto", source: "main", timeout: 12 });
     expect(t.host.settings.get().auxiliary.classify).toEqual({ timeout: 12 });
   });
 
   it("__reset__ resets every slot, plugin slots included", async () => {
-    await post("/api/model/set", { scope: "auxiliary", task: "vision", provider: "old", model: "old/vl" });
-    await post("/api/model/set", { scope: "auxiliary", task: "classify", provider: "lan", model: "l" });
-    const { status, body } = await post("/api/model/set", {
-      scope: "auxiliary",
-      task: "__reset__",
-      provider: "auto",
-      model: "",
-    });
+    await setAuxiliary("vision", "old", "old/vl");
+    await setAuxiliary("classify", "lan", "l");
+    const { status, body } = await setAuxiliary("__reset__", "auto", "");
     expect(status).toBe(200);
     expect(tasks(body).map((r) => [r.task, r.source])).toEqual([
       ["vision", "main"],
@@ -164,8 +147,8 @@ describe("POST /api/model/set", () => {
   });
 
   it("switching the main model answers the slots left stale", async () => {
-    await post("/api/model/set", { scope: "auxiliary", task: "vision", provider: "old", model: "old/vl" });
-    await post("/api/model/set", { scope: "auxiliary", task: "classify", provider: "lan", model: "l" });
+    await setAuxiliary("vision", "old", "old/vl");
+    await setAuxiliary("classify", "lan", "l");
     const { status, body } = await post("/api/model/set", {
       scope: "main",
       provider: "main",
@@ -182,24 +165,14 @@ describe("POST /api/model/set", () => {
   });
 
   it("an unknown task: HTTP 400 unknown auxiliary task, nothing written", async () => {
-    const { status, body } = await post("/api/model/set", {
-      scope: "auxiliary",
-      task: "nope",
-      provider: "old",
-      model: "x",
-    });
+    const { status, body } = await setAuxiliary("nope", "old", "x");
     expect(status).toBe(400);
     expect(body.error).toContain("unknown auxiliary task");
     expect(t.host.settings.get().auxiliary).toEqual({});
   });
 
   it("a pin to a provider that does not exist names it", async () => {
-    const { status, body } = await post("/api/model/set", {
-      scope: "auxiliary",
-      task: "vision",
-      provider: "ghost",
-      model: "x",
-    });
+    const { status, body } = await setAuxiliary("vision", "ghost", "x");
     expect(status).toBe(400);
     expect(body).toMatchObject({ reason: "invalid_params", error: expect.stringContaining('"ghost"') });
     expect(body.error).toContain("auxiliary.vision.provider");
@@ -260,10 +233,7 @@ describe("drift: every surface lists the registry's slots", () => {
       const main = (await post("/api/model/set", { scope: "main", provider: "main", model: "main/model" }))
         .body;
       const stale = (main.stale_aux as { task: string }[]).map((s) => s.task);
-      const reset = tasks(
-        (await post("/api/model/set", { scope: "auxiliary", task: "__reset__", provider: "auto", model: "" }))
-          .body,
-      ).map((r) => r.task);
+      const reset = tasks((await setAuxiliary("__reset__", "auto", "")).body).map((r) => r.task);
       expect(rest).toEqual(keys);
       expect(rpc).toEqual(keys);
       expect(stale).toEqual(keys);
