@@ -8,6 +8,7 @@ import { SessionSidebar } from "../chat/session-sidebar.js";
 import { PluginPagesNav } from "../plugins/plugin-pages-nav.js";
 import { useHost, useNavigation } from "../stores/stores-context.js";
 import { selectSettingsSection, type SettingsSection } from "../stores/navigation-store.js";
+import { IconButton } from "./icon-button.js";
 
 const settingsSections: ReadonlyArray<{ id: SettingsSection; label: string }> = [
   { id: "providers", label: "Providers" },
@@ -31,16 +32,13 @@ export function Sidebar() {
   if (collapsed) {
     return (
       <aside className="sidebar sidebar-collapsed">
-        <button
-          type="button"
-          className="icon-button sidebar-toggle"
-          aria-label="Expand sidebar"
+        <IconButton
+          className="sidebar-toggle"
+          label="Expand sidebar"
+          icon={<PanelLeftOpen size={16} aria-hidden="true" />}
           aria-expanded={false}
-          title="Expand sidebar"
           onClick={() => setCollapsed(false)}
-        >
-          <PanelLeftOpen size={16} aria-hidden="true" />
-        </button>
+        />
         <nav aria-label="Main" className="nav">
           <NavItem icon={<MessageSquare size={16} />} current={screen === "chat"} onClick={goToChat} iconOnly>
             Chat
@@ -66,16 +64,13 @@ export function Sidebar() {
           H
         </span>
         <span className="brand-name">Hermes Desktop</span>
-        <button
-          type="button"
-          className="icon-button sidebar-toggle"
-          aria-label="Collapse sidebar"
+        <IconButton
+          className="sidebar-toggle"
+          label="Collapse sidebar"
+          icon={<PanelLeftClose size={16} aria-hidden="true" />}
           aria-expanded={true}
-          title="Collapse sidebar"
           onClick={() => setCollapsed(true)}
-        >
-          <PanelLeftClose size={16} aria-hidden="true" />
-        </button>
+        />
       </div>
       <nav aria-label="Main" className="nav">
         <NavItem icon={<MessageSquare size={16} />} current={screen === "chat"} onClick={goToChat}>
