@@ -51,7 +51,7 @@ export function parseLaunchArgs(argv: readonly string[], options: ParseOptions):
       throw problem(`${flag} needs a value (${flag} ${LAUNCH_FLAGS[flag]})`);
     if (flag === "--port") {
       const port = Number(value);
-      if (!/^\d+$/.test(value) || !Number.isInteger(port) || port > 65535) {
+      if (!/^\d+$/.test(value) || port > 65535) {
         throw problem(`--port must be a whole number from 0 to 65535, not "${value}"`);
       }
       args.port = port;
