@@ -37,6 +37,24 @@ describe("a streaming reply's Markdown", () => {
     expect(streamed.container.innerHTML).toBe(finished.container.innerHTML);
   });
 
+  it("marks each of its groups live while it streams, and none once it ends", async () => {
+    // transcript.css lays live groups out even off-screen; the mark is on the groups themselves, so
+    // ending a reply restyles its groups, not every element under the message.
+    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join("\n\n");
+    const groups = (root: ParentNode) => [...root.querySelectorAll(".markdown-group")];
+    const view = render(<Markdown text={text} streaming />);
+    for (let wait = 0; wait < 50 && !view.container.textContent?.includes("Paragraph 39."); wait++) {
+      await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    }
+    expect(groups(view.container).length).toBeGreaterThan(1);
+    expect(groups(view.container).every((group) => group.hasAttribute("data-live"))).toBe(true);
+
+    view.rerender(<Markdown text={text} streaming={false} />);
+    await act(async () => undefined);
+    expect(groups(view.container).length).toBeGreaterThan(1);
+    expect(groups(view.container).some((group) => group.hasAttribute("data-live"))).toBe(false);
+  });
+
   it("shows every block of a long streamed reply once the stream is done", async () => {
     const words = Array.from({ length: 2000 }, (_, i) => (i % 80 === 79 ? `w${i}\n\n` : `w${i} `));
     const view = render(<Markdown text="" streaming />);

@@ -54,17 +54,20 @@ interface BlockGroupProps {
   blocks: readonly string[];
   /** The block still being written, by its index in this group (-1: none). */
   open: number;
+  /** The reply is still streaming (transcript.css: its groups are laid out even off-screen). */
+  live: boolean;
 }
 
 const sameGroup = (a: BlockGroupProps, b: BlockGroupProps): boolean =>
   a.open === b.open &&
+  a.live === b.live &&
   a.blocks.length === b.blocks.length &&
   a.blocks.every((block, i) => block === b.blocks[i]);
 
 // Each group is its own containment box: off-screen parts of a long reply skip layout and paint.
-const BlockGroup = memo(function BlockGroup({ blocks, open }: BlockGroupProps) {
+const BlockGroup = memo(function BlockGroup({ blocks, open, live }: BlockGroupProps) {
   return (
-    <div className="markdown-group">
+    <div className="markdown-group" data-live={live || undefined}>
       {blocks.map((block, index) => (
         <MarkdownBlock key={index} text={block} open={index === open} />
       ))}
@@ -189,6 +192,7 @@ const MarkdownBlocks = memo(function MarkdownBlocks({ text, streaming = false, s
           key={start}
           blocks={blocks.slice(start, Math.min(start + groupSize, shown))}
           open={open >= start && open < start + groupSize ? open - start : -1}
+          live={streaming}
         />
       ))}
     </div>
