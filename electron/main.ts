@@ -135,7 +135,12 @@ void app.whenReady().then(() => {
       { connectionId: `window:${event.sender.id}` },
     );
   });
-  host.events.subscribe((frame) => mainWindow?.webContents.send(ipcChannels.event, frame));
+  // Each window hears the topics it subscribed to (docs/contract.md §11 `events.subscribe`).
+  host.events.subscribe((frame) => {
+    const contents = mainWindow?.webContents;
+    if (contents && host?.events.wants(`window:${contents.id}`, frame))
+      contents.send(ipcChannels.event, frame);
+  });
 
   const keeper = createWindowStateKeeper(home);
   createWindow(keeper);

@@ -303,6 +303,11 @@ export function createHost(options: HostOptions): Host {
         ...auxiliaryTasks.notices(),
       ],
     }),
+    "events.subscribe": async ({ topics }, ctx) => {
+      const unique = [...new Set(topics)];
+      events.setTopics(ctx.connectionId, unique);
+      return { topics: unique };
+    },
     "settings.get": async () => settings.get(),
     "settings.set": async ({ key, value }) => {
       settings.set(key, value);
