@@ -4,13 +4,21 @@
  * every other session's stream. A new connection hears everything again, so the set is sent anew
  * after a reconnect.
  */
+import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
-import type { AppStores } from "./app-stores.js";
+import type { PluginsState } from "./plugins-store.js";
+import type { TranscriptState } from "./transcript-store.js";
+
+/** What decides the topics: the plugin list and the chat the window shows. */
+export interface TopicSources {
+  plugins: StoreApi<PluginsState>;
+  chat: { transcript: StoreApi<TranscriptState> };
+}
 
 const alwaysShown = ["sessions", "settings", "mcp"] as const;
 
 /** The topics this window needs now, or null while the plugin list (whose events it shows) is unknown. */
-export function windowTopics(stores: AppStores): string[] | null {
+export function windowTopics(stores: TopicSources): string[] | null {
   const plugins = stores.plugins.getState().plugins;
   if (plugins.kind === "loading") return null;
   const sessionId = stores.chat.transcript.getState().sessionId;
@@ -22,7 +30,7 @@ export function windowTopics(stores: AppStores): string[] | null {
 }
 
 /** Keeps the connection's subscription equal to `windowTopics`; returns the function that stops it. */
-export function connectEventTopics(client: HermesClient, stores: AppStores): () => void {
+export function connectEventTopics(client: HermesClient, stores: TopicSources): () => void {
   let sent: string | null = null;
   const sync = (force = false): void => {
     const topics = windowTopics(stores);
