@@ -23,6 +23,7 @@ import { ipcChannels } from "./host/rpc/contract.js";
 import { RpcError } from "./host/rpc/errors.js";
 import { errorResponse } from "./host/rpc/frames.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
+import { desktopPluginHostLaunch } from "./plugin-host-launch.js";
 import { pluginPageSchemePrivileges, servePluginPages } from "./plugin-protocol.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
@@ -106,8 +107,8 @@ void app.whenReady().then(() => {
       version: appVersion(),
       // shell.openPath answers "" on success; only the plugins folder is ever passed here.
       openFolder: async (path) => (await shell.openPath(path)) === "",
-      // The plugin host runs on Electron's own Node (ELECTRON_RUN_AS_NODE), under the permission model.
-      pluginHostLaunch: { execPath: process.execPath, env: { ELECTRON_RUN_AS_NODE: "1" } },
+      // Under the permission model, in a utility process when packaged (plugin-host-launch.ts).
+      pluginHostLaunch: desktopPluginHostLaunch({ packaged: app.isPackaged, execPath: process.execPath }),
     });
   } catch (err) {
     if (!(err instanceof ConfigUnreadableError)) throw err;
