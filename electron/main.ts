@@ -25,6 +25,7 @@ import { errorResponse } from "./host/rpc/frames.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
 import { desktopPluginHostLaunch } from "./plugin-host-launch.js";
 import { pluginPageSchemePrivileges, servePluginPages } from "./plugin-protocol.js";
+import { runAsSingleInstance } from "./single-instance.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
   appContentSecurityPolicy,
@@ -39,14 +40,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, "..", "renderer");
 let host: Host | undefined;
 let mainWindow: BrowserWindow | undefined;
-
-protocol.registerSchemesAsPrivileged([
-  { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-  pluginPageSchemePrivileges,
-]);
-app.enableSandbox();
-
-if (!app.requestSingleInstanceLock()) app.quit();
 
 function serveRenderer(): void {
   protocol.handle(appScheme, async (request) => {
@@ -95,9 +88,18 @@ function readLaunchArgs(): LaunchArgs {
     process.exit(2);
   }
 }
-const args = readLaunchArgs();
+/** Everything the app does, run only by the instance holding the single-instance lock. */
+function start(): void {
+  const args = readLaunchArgs();
+  protocol.registerSchemesAsPrivileged([
+    { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    pluginPageSchemePrivileges,
+  ]);
+  app.enableSandbox();
+  void app.whenReady().then(() => whenReady(args));
+}
 
-void app.whenReady().then(() => {
+function whenReady(args: LaunchArgs): void {
   const home = args.home ?? process.env.HERMES_DESKTOP_HOME ?? app.getPath("userData");
   try {
     host = createHost({
@@ -143,8 +145,9 @@ void app.whenReady().then(() => {
   app.on("activate", () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow(keeper);
   });
-});
+}
 
+// Registered in every instance but fire only in the one that runs (a second one quits at once).
 app.on("web-contents-created", (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: "deny" }));
   // A closed window's plugin page frames are gone: their page tokens die with it.
@@ -156,11 +159,6 @@ app.on("web-contents-created", (_event, contents) => {
   contents.on("will-attach-webview", (event) => event.preventDefault());
 });
 
-app.on("second-instance", () => {
-  if (mainWindow?.isMinimized()) mainWindow.restore();
-  mainWindow?.focus();
-});
-
 app.on("window-all-closed", () => {
   if (process.platform !== "darwin") app.quit();
 });
@@ -170,3 +168,5 @@ app.on("will-quit", () => {
   // A keychain call stuck on a locked prompt would hold the process open; don't let it.
   setTimeout(() => app.exit(0), 3000).unref();
 });
+
+runAsSingleInstance(app, start, () => mainWindow);
