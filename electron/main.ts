@@ -13,6 +13,7 @@ import {
   shell,
   type IpcMainInvokeEvent,
 } from "electron";
+import { existsSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { appVersion } from "./app-version.js";
@@ -26,6 +27,7 @@ import { createKeytarVault } from "./host/secrets/vault.js";
 import { desktopPluginHostLaunch } from "./plugin-host-launch.js";
 import { pluginPageSchemePrivileges, servePluginPages } from "./plugin-protocol.js";
 import { runAsSingleInstance } from "./single-instance.js";
+import { feedFromEnv, startUpdates, UPDATE_FEED_ENV, type UpdateService } from "./updates.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
   appContentSecurityPolicy,
@@ -40,6 +42,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, "..", "renderer");
 let host: Host | undefined;
 let mainWindow: BrowserWindow | undefined;
+let updates: UpdateService | undefined;
 
 function serveRenderer(): void {
   protocol.handle(appScheme, async (request) => {
@@ -111,6 +114,7 @@ function whenReady(args: LaunchArgs): void {
       openFolder: async (path) => (await shell.openPath(path)) === "",
       // Under the permission model, in a utility process when packaged (plugin-host-launch.ts).
       pluginHostLaunch: desktopPluginHostLaunch({ packaged: app.isPackaged, execPath: process.execPath }),
+      shellNotices: () => updates?.notices() ?? [],
     });
   } catch (err) {
     if (!(err instanceof ConfigUnreadableError)) throw err;
@@ -140,11 +144,27 @@ function whenReady(args: LaunchArgs): void {
   });
   host.events.subscribe((frame) => mainWindow?.webContents.send(ipcChannels.event, frame));
 
+  // Only an installed app updates itself: `npm start` has no app-update.yml, web mode no shell.
+  if (app.isPackaged) void checkForUpdates(host);
+
   const keeper = createWindowStateKeeper(home);
   createWindow(keeper);
   app.on("activate", () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow(keeper);
   });
+}
+
+async function checkForUpdates(running: Host): Promise<void> {
+  // electron-updater is CommonJS: its named exports come through the default one.
+  const { autoUpdater } = (await import("electron-updater")).default;
+  updates = startUpdates({
+    updater: autoUpdater,
+    feed: feedFromEnv(process.env[UPDATE_FEED_ENV]),
+    buildFeedPresent: existsSync(join(process.resourcesPath, "app-update.yml")),
+    onNoticesChanged: () => running.events.emit("host.changed", null, {}),
+    log: (event, fields) => running.log.write("INFO", event, fields),
+  });
+  if (updates.notices().length) running.events.emit("host.changed", null, {});
 }
 
 // Registered in every instance but fire only in the one that runs (a second one quits at once).
@@ -164,6 +184,7 @@ app.on("window-all-closed", () => {
 });
 
 app.on("will-quit", () => {
+  updates?.stop();
   void host?.close();
   // A keychain call stuck on a locked prompt would hold the process open; don't let it.
   setTimeout(() => app.exit(0), 3000).unref();
