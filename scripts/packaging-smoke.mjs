@@ -68,6 +68,11 @@ chmodSync(join(stub, "electron"), 0o755);
 
 const output = join(work, "dist");
 try {
+  execFileSync(process.execPath, [join(root, "scripts", "build-icons.mjs")], { cwd: root, stdio: "ignore" });
+} catch (err) {
+  fail(`the icons could not be made: ${err.message}`);
+}
+try {
   execFileSync(
     join(root, "node_modules", ".bin", "electron-builder"),
     [
