@@ -78,7 +78,7 @@ function createWindow(keeper: WindowStateKeeper): void {
   keeper.manage(mainWindow);
   mainWindow.once("ready-to-show", () => mainWindow?.show());
   mainWindow.on("closed", () => (mainWindow = undefined));
-  void mainWindow.loadURL(`${appOrigin}/`);
+  void mainWindow.loadURL(`${appOrigin}${keeper.initialRoute}`);
 }
 
 /** Our flags; Electron's and Chromium's switches pass through. A bad value of ours stops the launch. */
@@ -147,7 +147,7 @@ function whenReady(args: LaunchArgs): void {
   // Only an installed app updates itself: `npm start` has no app-update.yml, web mode no shell.
   if (app.isPackaged) void checkForUpdates(host);
 
-  const keeper = createWindowStateKeeper(home);
+  const keeper = createWindowStateKeeper(home, appOrigin);
   createWindow(keeper);
   app.on("activate", () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow(keeper);
