@@ -145,7 +145,12 @@ function whenReady(args: LaunchArgs): void {
   host.events.subscribe((frame) => mainWindow?.webContents.send(ipcChannels.event, frame));
 
   // Only an installed app updates itself: `npm start` has no app-update.yml, web mode no shell.
-  if (app.isPackaged) void checkForUpdates(host);
+  const running = host;
+  if (app.isPackaged) {
+    checkForUpdates(running).catch((err) =>
+      running.log.write("ERROR", "updates_unavailable", { error: String(err) }),
+    );
+  }
 
   const keeper = createWindowStateKeeper(home, appOrigin);
   createWindow(keeper);
