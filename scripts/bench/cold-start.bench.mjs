@@ -65,7 +65,7 @@ export async function run() {
       name: "cold_start",
       value: a,
       unit: "ms",
-      baseline: b,
+      floor: b,
       target: { on: "ratio", max: 2.0 },
       text: `${ms(a)} launch to interactive web UI (baseline static page ${ms(b)}; ratio ${(a / b).toFixed(2)}x; median of ${rounds})`,
     }),

@@ -101,14 +101,14 @@ export async function run() {
       name: "first_token_overhead",
       value: h,
       unit: "ms",
-      baseline: s,
+      floor: s,
       target: { on: "ratio", max: 1.1 },
       text: `host ${ms(h)} vs openai SDK ${ms(s)} (median of ${rounds}), ratio ${(h / s).toFixed(2)}x`,
       extra: {
         p50: h,
         p99: percentile(hostTimes, 99),
-        baseline_p50: s,
-        baseline_p99: percentile(sdkTimes, 99),
+        floor_p50: s,
+        floor_p99: percentile(sdkTimes, 99),
       },
     }),
   ];

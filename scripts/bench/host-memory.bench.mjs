@@ -60,7 +60,7 @@ export async function run() {
         name: "host_memory",
         value: total,
         unit: "MB",
-        baseline: base,
+        floor: base,
         target: { on: "value", max: 350 },
         text: `${total.toFixed(0)} MB resident (host ${withPlugins.host.toFixed(0)} MB + plugin host ${withPlugins.pluginHost.toFixed(0)} MB) idle with ${PLUGINS} plugins and ${SESSIONS} sessions vs ${base.toFixed(0)} MB with none enabled (ratio ${(total / base).toFixed(2)}x; ${((total - base) / PLUGINS).toFixed(1)} MB per plugin)`,
         extra: { per_plugin_mb: (total - base) / PLUGINS, plugins: PLUGINS, sessions: SESSIONS },

@@ -51,14 +51,14 @@ export async function run() {
         name: "llm_overhead_in_host",
         value: a,
         unit: "ms",
-        baseline: b,
+        floor: b,
         target: { on: "ratio", max: 1.05 },
         text: `ctx.llm.complete ${a.toFixed(3)} ms vs openai SDK direct ${b.toFixed(3)} ms (ratio ${(a / b).toFixed(3)}x; +${(a - b).toFixed(3)} ms added; median of ${CALLS} interleaved calls, loopback)`,
         extra: {
           p50: a,
           p99: percentile(ctxTimes, 99),
-          baseline_p50: b,
-          baseline_p99: percentile(sdkTimes, 99),
+          floor_p50: b,
+          floor_p99: percentile(sdkTimes, 99),
         },
       }),
     ];

@@ -342,9 +342,9 @@ export async function run() {
         name: "stream_render",
         value: shownRate,
         unit: "tokens/s",
-        baseline: tokensPerSecond,
+        floor: tokensPerSecond,
         target: { on: "longest_task_ms", max: TASK_BUDGET_MS },
-        requires: shownAll,
+        also: [{ on: "all_tokens_shown", equals: true }],
         text:
           `${Math.round(shownRate)} tokens/s shown (provider ${tokensPerSecond} tokens/s; ratio ${ratio.toFixed(2)}x), ` +
           `${shownAll ? "every token shown" : "NOT every token shown"}, longest main-thread task ${longest.toFixed(1)} ms ` +
