@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { findChromium } from "./find-chromium.mjs";
-import { staticServer } from "./bench/cold-start.bench.mjs";
+import { staticFloorServer } from "./bench/window-start.mjs";
 import { spawnUntilUrl, stopChild } from "./bench/spawn-url.mjs";
 import chromiumArgs from "./chromium-args.json" with { type: "json" };
 
@@ -83,7 +83,7 @@ try {
       const home = mkdtempSync(join(tmpdir(), "hermes-ab-"));
       const launchArgs =
         name === "static"
-          ? ["-e", staticServer]
+          ? ["-e", staticFloorServer()]
           : [join(name, "app", "web.js"), "--port", "0", "--home", home];
       results.get(name).push(await measure(browser, launchArgs));
       rmSync(home, { recursive: true, force: true });
