@@ -4,8 +4,9 @@
 
 /**
  * A condition of `met`: the field `on` ("ratio", "value" or a field of `extra`) is a number within
- * `max`/`min`, or equals `equals` (e.g. `{on: "all_tokens_shown", equals: true}`).
- * @typedef {{on: string, max?: number, min?: number, equals?: unknown}} Condition
+ * `max`/`min`, or equals `equals` (e.g. `{on: "all_tokens_shown", equals: true}`); `unit` names
+ * the field's unit where it is not the figure's (e.g. "tasks").
+ * @typedef {{on: string, max?: number, min?: number, equals?: unknown, unit?: string}} Condition
  */
 
 /**
