@@ -44,8 +44,21 @@ if (unknownFlags.length) {
   console.error(`Unknown flag ${unknownFlags.join(", ")}. Flags: ${flags.join(", ")}, --compare A B.`);
   process.exit(2);
 }
-// A bench is named by its file (`cold-start`) or its figure's spelling (`cold_start`).
-const only = args.filter((a) => !a.startsWith("--")).map((a) => a.replaceAll("_", "-"));
+// A bench is named by its file (`cold-start`) or its figure's spelling (`cold_start`); a figure
+// that shares a file with others is named by it too, and runs its file.
+const figureFiles = {
+  "session-search-first": "session-search",
+  "llm-overhead-in-worker": "plugin-llm-overhead",
+  "plugin-llm-time-to-answer": "plugin-llm-overhead",
+};
+const only = [
+  ...new Set(
+    args
+      .filter((a) => !a.startsWith("--"))
+      .map((a) => a.replaceAll("_", "-"))
+      .map((name) => figureFiles[name] ?? name),
+  ),
+];
 const files = readdirSync(dir)
   .filter((f) => f.endsWith(".bench.mjs"))
   .sort();
