@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `node scripts/cold-start-ab.mjs <out dir> [<out dir> …] [--rounds N]`: cold_start's steps
-// (scripts/bench/cold-start.bench.mjs) for several builds and the static page, alternated round by
+// `node scripts/cold-start-ab.mjs <out dir> [<out dir> …] [--rounds N]`: the first steps of
+// cold_start (scripts/bench/cold-start.bench.mjs), up to the navigation's first paint, on an empty
+// home, for several builds and cold_start's static floor page, alternated round by
 // round in one browser, so a shared machine's load falls on all of them alike. Build the old code
 // into another folder first (e.g. `cp -r out /tmp/old-out` before rebuilding; the copy must sit
 // where `node_modules` resolves, so inside the repo: `.bench/` is ignored by git).
