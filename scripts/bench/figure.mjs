@@ -54,7 +54,13 @@ export function check(condition, measured) {
 export function describeCondition(c, unit) {
   if ("equals" in c) return `${c.on} = ${JSON.stringify(c.equals)}`;
   const suffix =
-    c.on === "ratio" || c.on.endsWith("_ratio") ? "x" : c.on.endsWith("_ms") ? " ms" : ` ${unit}`;
+    c.unit !== undefined
+      ? ` ${c.unit}`
+      : c.on === "ratio" || c.on.endsWith("_ratio")
+        ? "x"
+        : c.on.endsWith("_ms")
+          ? " ms"
+          : ` ${unit}`;
   const bound = [c.min !== undefined && `≥ ${c.min}`, c.max !== undefined && `≤ ${c.max}`]
     .filter(Boolean)
     .join(" and ");
