@@ -54,6 +54,12 @@ import { KeychainStatus } from "./secrets/keychain-status.js";
 import { createRedactor } from "./secrets/redaction.js";
 import type { Vault } from "./secrets/vault.js";
 
+/**
+ * How long `host.info` waits for the start-up keychain probe: a missing binding answers at once, a
+ * Secret Service on D-Bus within milliseconds; one stuck on a prompt is reported by `host.changed`.
+ */
+const KEYCHAIN_PROBE_WAIT_MS = 2_000;
+
 export interface HostOptions {
   home: string;
   vault: Vault;
@@ -294,19 +300,23 @@ export function createHost(options: HostOptions): Host {
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
   const handlers: HandlerTable = {
-    "host.info": async () => ({
-      version: options.version,
-      mode: options.mode,
-      home: options.home,
-      notices: [
-        ...settings.notices(),
-        ...keychain.notices(),
-        ...sessions.notices(),
-        ...plugins.notices(),
-        ...auxiliaryTasks.notices(),
-        ...(options.shellNotices?.() ?? []),
-      ],
-    }),
+    "host.info": async () => {
+      // The first answer after start-up carries the keychain notice (README: "says at start-up").
+      await keychain.settledWithin(KEYCHAIN_PROBE_WAIT_MS);
+      return {
+        version: options.version,
+        mode: options.mode,
+        home: options.home,
+        notices: [
+          ...settings.notices(),
+          ...keychain.notices(),
+          ...sessions.notices(),
+          ...plugins.notices(),
+          ...auxiliaryTasks.notices(),
+          ...(options.shellNotices?.() ?? []),
+        ],
+      };
+    },
     "events.subscribe": async ({ topics }, ctx) => {
       const unique = [...new Set(topics)];
       events.setTopics(ctx.connectionId, unique);
