@@ -263,7 +263,7 @@ export interface AuxiliaryTaskSpec {
 
 /** `ctx.registerIdleTask(name, fn, options)` (docs/contract.md §9.4). */
 export interface IdleTaskOptionsInput {
-  /** Hours between runs, counted from the start of the last run; 1/60 (a minute) to 8760. */
+  /** Hours between runs, counted from the start of the last run; any positive number (1/3600 = a second). */
   intervalHours: number;
   /** Hours with no person's input and no running turn before a run may start; default 2. */
   minIdleHours?: number;
