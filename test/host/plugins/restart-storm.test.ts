@@ -5,8 +5,9 @@
  * holds (at most 2 automatic restarts before `stopped`, each after its backoff); a steady plugin
  * beside it keeps loaded and answers throughout.
  *
- * Its latency beside the storm against its unloaded latency is measured here and judged only by
- * `npm run test:stress` (scripts/test-stress.mjs: within 1.2x), never asserted as a time in
+ * Its latency beside the storm against its unloaded latency (both taken as back-to-back calls) is
+ * measured here and judged only by `npm run test:stress` (scripts/test-stress.mjs: median within
+ * 1.2x; the p95 ratio is printed beside it), never asserted as a time in
  * `npm test`, which runs a short storm. `HERMES_STRESS=1`: 1,000 calls; `HERMES_STRESS_REPORT`: where
  * the counts and latencies go.
  */
@@ -20,8 +21,8 @@ import { writePlugin } from "./plugin-rig.js";
 
 const STRESS = process.env.HERMES_STRESS === "1";
 const STORM_CALLS = STRESS ? 1_000 : 40;
-/** Sequential calls to the steady plugin per latency sample set. */
-const SAMPLES = STRESS ? 400 : 40;
+/** How long the steady plugin is called back to back, unloaded, for its baseline (after as long to warm). */
+const UNLOADED_MS = STRESS ? 10_000 : 500;
 const BACKOFF_MS = 20;
 
 let t: TestHost;
@@ -52,10 +53,13 @@ afterAll(async () => {
 const view = async (id: string) =>
   ((await t.call("plugins.list")).result as { plugins: PluginView[] }).plugins.find((p) => p.id === id)!;
 
-/** Milliseconds of each of `n` sequential calls to the steady plugin (each must answer right). */
-async function steadyLatencies(n: number, until?: () => boolean): Promise<number[]> {
+/**
+ * Milliseconds of each call to the steady plugin, back to back until `done()` (each must answer
+ * right). The baseline and the storm's sample are taken the same way, so their medians compare.
+ */
+async function steadyLatencies(done: () => boolean): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < n || (until !== undefined && !until()); i++) {
+  for (let i = 0; !done(); i++) {
     const started = performance.now();
     const answer = await t.call("plugin.steady.echo", { n: i });
     out.push(performance.now() - started);
@@ -105,8 +109,12 @@ describe("a plugin restart storm", () => {
   it(
     `${STORM_CALLS} calls to a plugin that crashes on each: all answered, the crash policy holds, the steady plugin keeps answering`,
     async () => {
-      await steadyLatencies(STRESS ? 200 : 20); // warm
-      const unloaded = await steadyLatencies(SAMPLES);
+      const forMs = (ms: number) => {
+        const end = performance.now() + ms;
+        return () => performance.now() >= end;
+      };
+      await steadyLatencies(forMs(UNLOADED_MS)); // warm
+      const unloaded = await steadyLatencies(forMs(UNLOADED_MS));
       const reasons: Record<string, number> = {};
       let userRestarts = 0;
       let maxAutomaticRestarts = 0;
@@ -131,7 +139,7 @@ describe("a plugin restart storm", () => {
         }
         stormDone = true;
       })();
-      const beside = await steadyLatencies(SAMPLES, () => stormDone);
+      const beside = await steadyLatencies(() => stormDone);
       await storm;
 
       // Every call answered with a reason the contract documents for a plugin that dies mid-call or is down.
@@ -159,6 +167,7 @@ describe("a plugin restart storm", () => {
           beside: { p50: quantile(beside, 0.5), p95: quantile(beside, 0.95) },
         },
         ratioP50: quantile(beside, 0.5) / quantile(unloaded, 0.5),
+        ratioP95: quantile(beside, 0.95) / quantile(unloaded, 0.95),
       };
       if (process.env.HERMES_STRESS_REPORT)
         fs.writeFileSync(process.env.HERMES_STRESS_REPORT, JSON.stringify(figures, null, 2));
