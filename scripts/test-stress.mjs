@@ -145,6 +145,6 @@ rmSync(reports, { recursive: true, force: true });
 console.log(`\n── stress summary (${Math.round((Date.now() - started) / 1000)} s) ──`);
 for (const outcome of outcomes) {
   console.log(`${outcome.ok ? "✓" : "✗"} ${outcome.name}`);
-  for (const line of outcome.lines) console.log(`    ${line}`);
+  for (const line of outcome.lines.flatMap((l) => l.split("\n"))) console.log(`    ${line}`);
 }
 process.exit(outcomes.every((o) => o.ok) ? 0 : 1);
