@@ -217,7 +217,7 @@ export function createHost(options: HostOptions): Host {
     tools,
     slots: auxiliaryTasks,
     idleTasks,
-    idleTaskViews: (pluginId) => idleTaskViews(idleTasks, options.home, pluginId),
+    idleTaskViews: (pluginId) => idleTaskViews(idleTasks, options.home, pluginId, clock.now()),
     // The chats open below; plugins start (and can inject) only after that.
     injectMessage: (pluginId, sessionId, text): boolean => sessions.inject(sessionId, text, pluginId),
     llm: pluginLlm,
