@@ -16,6 +16,7 @@ import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
 import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./providers/providers-service.js";
+import { LocalServerDiscovery, type DiscoveryOptions } from "./providers/discovery/discover.js";
 import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
 import { ForkService } from "./plugins/capabilities/session-fork.js";
@@ -69,6 +70,8 @@ export interface HostOptions {
   pluginTimings?: PluginTimings;
   /** Page frames' tokens, when the transport made them before the host started (web mode). */
   pageSessions?: PageSessions;
+  /** Where `providers.discover` looks (tests point it at their own servers); the well-known ports by default. */
+  discovery?: DiscoveryOptions;
 }
 
 export interface PluginTimings {
@@ -121,6 +124,7 @@ export function createHost(options: HostOptions): Host {
   const log = createAgentLog(options.home, clock, (text) => redactor.redact(text, { force: true }));
   const modelInfo = new ModelInfoCache();
   const providers = new ProvidersService(settings, options.vault, modelInfo);
+  const discovery = new LocalServerDiscovery(() => settings.get().providers, options.discovery);
   const auxiliaryTasks = new AuxiliaryTaskRegistry((message, fields) =>
     log.write("WARN", "auxiliary_task_warning", { ...fields, warning: message }),
   );
@@ -312,6 +316,7 @@ export function createHost(options: HostOptions): Host {
     "providers.save": (params) => providers.save(params),
     "providers.remove": ({ id }) => providers.remove(id),
     "providers.models": ({ id }) => providers.models(id),
+    "providers.discover": () => discovery.discover(),
     "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
     ...pluginHandlers(plugins, consent, options.openFolder),

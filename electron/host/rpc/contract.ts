@@ -7,6 +7,7 @@ import { hostMethods } from "./methods/host-info.js";
 import { memoryReviewMethods } from "./methods/memory-review.js";
 import { modelMethods } from "./methods/model.js";
 import { pluginMethods } from "./methods/plugins.js";
+import { providerDiscoveryMethods } from "./methods/provider-discovery.js";
 import { providerMethods } from "./methods/providers.js";
 import { sessionMethods } from "./methods/sessions.js";
 import { settingsMethods } from "./methods/settings.js";
@@ -15,6 +16,7 @@ export const methodTable = {
   ...hostMethods,
   ...settingsMethods,
   ...providerMethods,
+  ...providerDiscoveryMethods,
   ...modelMethods,
   ...pluginMethods,
   ...sessionMethods,
