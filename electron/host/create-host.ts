@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { ActivityMonitor } from "./activity-monitor.js";
 import { systemClock, type Clock } from "./clock.js";
 import { SettingsStore } from "./config/settings-store.js";
+import { HermesImportService } from "./config/hermes-import/hermes-import.js";
 import { mapServiceError } from "./error-mapping.js";
 import { EventHub } from "./events.js";
 import { ChatEngine } from "./llm/chat-engine.js";
@@ -70,6 +71,8 @@ export interface HostOptions {
   pluginTimings?: PluginTimings;
   /** Page frames' tokens, when the transport made them before the host started (web mode). */
   pageSessions?: PageSessions;
+  /** Where the Hermes import finds `$HERMES_HOME` (tests give their own); the process environment by default. */
+  hermesEnv?: Readonly<Record<string, string | undefined>>;
   /** Where `providers.discover` looks (tests point it at their own servers); the well-known ports by default. */
   discovery?: DiscoveryOptions;
 }
@@ -124,6 +127,7 @@ export function createHost(options: HostOptions): Host {
   const log = createAgentLog(options.home, clock, (text) => redactor.redact(text, { force: true }));
   const modelInfo = new ModelInfoCache();
   const providers = new ProvidersService(settings, options.vault, modelInfo);
+  const hermesImport = new HermesImportService(settings, options.vault, options.hermesEnv);
   const discovery = new LocalServerDiscovery(() => settings.get().providers, options.discovery);
   const auxiliaryTasks = new AuxiliaryTaskRegistry((message, fields) =>
     log.write("WARN", "auxiliary_task_warning", { ...fields, warning: message }),
@@ -312,6 +316,10 @@ export function createHost(options: HostOptions): Host {
       settings.set(key, value);
       return { ok: true };
     },
+    "settings.import.detect": async () => hermesImport.detect(),
+    "settings.import.preview": async ({ from }) => hermesImport.preview(from),
+    "settings.import.apply": ({ from, keys }) => hermesImport.apply(from, keys),
+    "settings.import.undo": () => hermesImport.undo(),
     "providers.list": () => providers.list(),
     "providers.save": (params) => providers.save(params),
     "providers.remove": ({ id }) => providers.remove(id),

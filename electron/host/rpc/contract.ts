@@ -10,11 +10,13 @@ import { pluginMethods } from "./methods/plugins.js";
 import { providerDiscoveryMethods } from "./methods/provider-discovery.js";
 import { providerMethods } from "./methods/providers.js";
 import { sessionMethods } from "./methods/sessions.js";
+import { settingsImportMethods } from "./methods/settings-import.js";
 import { settingsMethods } from "./methods/settings.js";
 
 export const methodTable = {
   ...hostMethods,
   ...settingsMethods,
+  ...settingsImportMethods,
   ...providerMethods,
   ...providerDiscoveryMethods,
   ...modelMethods,
