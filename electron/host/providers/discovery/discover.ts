@@ -17,9 +17,12 @@ export interface DiscoveryOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Replaces the well-known targets (tests point them at their own servers). */
   targets?: readonly LocalServerTarget[];
-  /** Per server; 300 ms by default. */
+  /** Per server; `HERMES_DESKTOP_DISCOVERY_TIMEOUT_MS` from `env`, else 300 ms. */
   timeoutMs?: number;
 }
+
+/** Lets a slow machine (or an end-to-end test under load) give servers longer to answer. */
+export const DISCOVERY_TIMEOUT_ENV = "HERMES_DESKTOP_DISCOVERY_TIMEOUT_MS";
 
 export const DISCOVERY_TIMEOUT_MS = 300;
 
@@ -30,9 +33,10 @@ export class LocalServerDiscovery {
   ) {}
 
   async discover(): Promise<{ servers: DiscoveredServer[] }> {
-    const deadline = Date.now() + (this.options.timeoutMs ?? DISCOVERY_TIMEOUT_MS);
+    const env = this.options.env ?? process.env;
+    const deadline = Date.now() + (this.options.timeoutMs ?? timeoutFrom(env) ?? DISCOVERY_TIMEOUT_MS);
     const configured = this.providers();
-    const targets = this.options.targets ?? localServerTargets(this.options.env ?? process.env);
+    const targets = this.options.targets ?? localServerTargets(env);
     const wellKnown = targets.map(async (target) => {
       const outcome = await probeLocalServer(target.kind, target.origin, deadline);
       return outcome && { kind: target.kind, base_url: `${target.origin}/v1`, ...outcome };
@@ -101,6 +105,11 @@ async function probeTypedUrl(baseUrl: string, deadline: number) {
   if (!kind) return null;
   const outcome = await probeLocalServer(kind, origin, deadline);
   return outcome && { kind, base_url: baseUrl, ...outcome };
+}
+
+function timeoutFrom(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const value = Number(env[DISCOVERY_TIMEOUT_ENV]);
+  return Number.isInteger(value) && value > 0 && value <= 60_000 ? value : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
