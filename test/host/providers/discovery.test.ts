@@ -215,6 +215,26 @@ describe("providers.discover", () => {
     ]);
   });
 
+  it("gives servers the time HERMES_DESKTOP_DISCOVERY_TIMEOUT_MS says (300 ms by default)", async () => {
+    // Answers its list after 600 ms: too late for the default deadline.
+    const slow = await keep(
+      startRouteServer({
+        "GET /v1/models": () => ({
+          json: { object: "list", data: [{ id: "m", object: "model" }] },
+          delayMs: 600,
+        }),
+      }),
+    );
+    const targets = [{ kind: "jan" as const, origin: slow.origin }];
+    const hurried = await new LocalServerDiscovery(noProviders, { targets, env: {} }).discover();
+    expect(hurried.servers.map((s) => s.status)).toEqual(["not_model_server"]);
+    const patient = await new LocalServerDiscovery(noProviders, {
+      targets,
+      env: { HERMES_DESKTOP_DISCOVERY_TIMEOUT_MS: "5000" },
+    }).discover();
+    expect(patient.servers.map((s) => s.status)).toEqual(["found"]);
+  });
+
   it("reads OLLAMA_HOST as Ollama does, and llama-server's LLAMA_ARG_HOST / LLAMA_ARG_PORT", () => {
     expect(ollamaOrigin("127.0.0.1:5000")).toBe("http://127.0.0.1:5000");
     expect(ollamaOrigin("0.0.0.0")).toBe("http://127.0.0.1:11434");
