@@ -42,6 +42,23 @@ export function planImport(source: HermesSource, current: SettingsDocument): Pla
     current,
   );
   plan.notImported.push(...refused);
+  // A provider the schema refused takes its key offer and the main model pointing at it along.
+  const known = new Set([
+    ...Object.keys(current.providers ?? {}),
+    ...accepted.filter((e) => e.path[0] === "providers").map((e) => e.path[1]!),
+  ]);
+  plan.keys = plan.keys.filter((offer) => known.has(offer.provider));
+  const mainProvider = accepted.find((e) => e.key === "model.provider");
+  if (mainProvider && !known.has(mainProvider.value as string)) {
+    const reason = `Its provider "${String(mainProvider.value)}" is not imported (see above).`;
+    for (const key of ["model.provider", "model.model"]) {
+      const index = accepted.findIndex((e) => e.key === key);
+      if (index >= 0) {
+        accepted.splice(index, 1);
+        plan.notImported.push({ key, reason });
+      }
+    }
+  }
   const changes = accepted
     .map((edit) => ({ key: edit.key, from: valueAt(current, edit.path) ?? null, to: edit.value }))
     .filter((change) => !isDeepStrictEqual(change.from, change.to));

@@ -128,3 +128,40 @@ describe("settings.import refuses a hostile or broken Hermes set-up, writing not
     await expectRefused(host, /it does not exist/, join(dir, "nope.yaml"));
   });
 });
+
+describe("settings.import with a value the app's schema refuses", () => {
+  it("lists that provider as not imported, with its key and the main model that used it, and imports the rest", async () => {
+    const dir = home();
+    writeFileSync(
+      join(dir, "config.yaml"),
+      [
+        "model:",
+        "  provider: custom:ftp-box",
+        "  default: some-model",
+        "custom_providers:",
+        "  - name: ftp-box",
+        "    base_url: ftp://192.168.1.5/v1",
+        "    key_env: FTP_BOX_KEY",
+        "display:",
+        "  busy_input_mode: interrupt",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(join(dir, ".env"), "FTP_BOX_KEY=ftp-test-key-0000\n");
+    const host = await start(dir);
+    const preview = (await host.call("settings.import.preview")).result as {
+      changes: { key: string }[];
+      keys: unknown[];
+      notImported: { key: string; reason: string }[];
+    };
+    expect(preview.changes.map((c) => c.key)).toEqual(["display.busy_input_mode"]);
+    expect(preview.keys).toEqual([]);
+    const reasons = Object.fromEntries(preview.notImported.map((n) => [n.key, n.reason]));
+    expect(reasons["providers.ftp-box"]).toMatch(/base_url/);
+    expect(reasons["model.provider"]).toMatch(/Its provider "ftp-box" is not imported/);
+    expect(reasons["model.model"]).toMatch(/Its provider "ftp-box" is not imported/);
+    await host.call("settings.import.apply", { keys: [] });
+    expect(host.host.settings.get().display.busy_input_mode).toBe("interrupt");
+    expect(host.host.settings.get().model.provider).toBe("");
+  });
+});
