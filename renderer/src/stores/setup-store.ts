@@ -140,7 +140,8 @@ const createHermesImportSlice =
           preview: { kind: "idle" },
           importSource: { source: get().importSource?.source ?? null, canRestore: true },
         });
-        await deps.refresh();
+        // The import is done whatever a reload says; each store shows its own load failure.
+        await deps.refresh().catch(() => undefined);
       } catch (err) {
         set({ importOutcome: { kind: "failed", message: describeError(err) } });
       }
@@ -153,7 +154,8 @@ const createHermesImportSlice =
           importOutcome: { kind: "restored" },
           importSource: { source: get().importSource?.source ?? null, canRestore: false },
         });
-        await deps.refresh();
+        // The import is done whatever a reload says; each store shows its own load failure.
+        await deps.refresh().catch(() => undefined);
       } catch (err) {
         set({ importOutcome: { kind: "failed", message: describeError(err) } });
       }
