@@ -24,6 +24,9 @@ export interface ImportedProvider {
   keyEnvs: string[];
 }
 
+/** What a Hermes provider block may hold that the import reads (`id` is the `providers` mapping's key). */
+const providerFields = ["name", "id", "base_url", "key_env", "api_key", "models"];
+
 export type Resolution = { id: string } | { id: null; reason: string };
 
 export class HermesProviders {
@@ -68,47 +71,43 @@ export class HermesProviders {
   }
 
   private define(names: string[], key: string, name: string, block: HermesMap): void {
+    const outcome = this.read(key, name, block);
+    if ("problem" in outcome) this.skipped.push({ key, reason: `Not imported: ${outcome.problem}.` });
+    for (const ref of names) if (ref && !this.defined.has(ref)) this.defined.set(ref, outcome);
+  }
+
+  /** One Hermes provider block as the app's provider, or why it can't be one. */
+  private read(key: string, name: string, block: HermesMap): ImportedProvider | { problem: string } {
     const explicitId = typeof block["id"] === "string" ? block["id"] : null;
     const id = explicitId && isValidProviderId(explicitId) ? explicitId : slugifyProviderId(name);
+    if (!id) return { problem: "it needs a name with a letter or digit to make a provider ID from" };
     const preset = builtIn(id);
     const baseUrl = optionalString(block["base_url"], `${key}.base_url`)?.trim() || preset?.base_url || "";
-    let outcome: ImportedProvider | { problem: string };
-    if (!id || !baseUrl) {
-      outcome = {
-        problem: !id
-          ? "it needs a name with a letter or digit to make a provider ID from"
-          : "it has no base_url",
-      };
-      this.skipped.push({ key, reason: `Not imported: ${outcome.problem}.` });
-    } else {
-      const keyEnv = optionalString(block["key_env"], `${key}.key_env`)?.trim();
-      const apiKey = optionalString(block["api_key"], `${key}.api_key`);
-      const fromReference = apiKey ? envReference(apiKey) : null;
-      if (apiKey && !fromReference) {
-        this.skipped.push({
-          key: `${key}.api_key`,
-          reason:
-            "A key written into config.yaml is not copied; keys live in the keychain. Put it in Hermes' .env " +
-            "(and name it in key_env), or add it in Settings → Providers.",
-        });
-      }
-      const config: ProviderConfig = { name: name || id, base_url: baseUrl.replace(/\/+$/, "") };
-      const envName = keyEnv || preset?.key_env || undefined;
-      if (envName) config.key_env = envName;
-      const models = contextWindows(block["models"]);
-      if (models) config.models = models;
-      const keyEnvs = [keyEnv, fromReference, preset?.key_env].filter((e): e is string => !!e);
-      outcome = { id, config, source: key, keyEnvs: [...new Set(keyEnvs)] };
-      for (const field of Object.keys(block)) {
-        if (!["name", "id", "base_url", "key_env", "api_key", "models"].includes(field)) {
-          this.skipped.push({
-            key: `${key}.${field}`,
-            reason: "Hermes Desktop has no such provider setting.",
-          });
-        }
+    if (!baseUrl) return { problem: "it has no base_url" };
+
+    const keyEnv = optionalString(block["key_env"], `${key}.key_env`)?.trim();
+    const apiKey = optionalString(block["api_key"], `${key}.api_key`);
+    const fromReference = apiKey ? envReference(apiKey) : null;
+    if (apiKey && !fromReference) {
+      this.skipped.push({
+        key: `${key}.api_key`,
+        reason:
+          "A key written into config.yaml is not copied; keys live in the keychain. Put it in Hermes' .env " +
+          "(and name it in key_env), or add it in Settings → Providers.",
+      });
+    }
+    for (const field of Object.keys(block)) {
+      if (!providerFields.includes(field)) {
+        this.skipped.push({ key: `${key}.${field}`, reason: "Hermes Desktop has no such provider setting." });
       }
     }
-    for (const ref of names) if (ref && !this.defined.has(ref)) this.defined.set(ref, outcome);
+    const config: ProviderConfig = { name: name || id, base_url: baseUrl.replace(/\/+$/, "") };
+    const envName = keyEnv || preset?.key_env;
+    if (envName) config.key_env = envName;
+    const models = contextWindows(block["models"]);
+    if (models) config.models = models;
+    const keyEnvs = [keyEnv, fromReference, preset?.key_env].filter((e): e is string => !!e);
+    return { id, config, source: key, keyEnvs: [...new Set(keyEnvs)] };
   }
 
   /** The app provider id for a Hermes reference; the provider joins the import on first use. */
