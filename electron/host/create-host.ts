@@ -10,6 +10,7 @@ import { SettingsStore } from "./config/settings-store.js";
 import { mapServiceError } from "./error-mapping.js";
 import { EventHub } from "./events.js";
 import { ChatEngine } from "./llm/chat-engine.js";
+import { mcpHandlers } from "./mcp/mcp-rpc.js";
 import { createAgentLog, type AgentLog } from "./logging/agent-log.js";
 import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
 import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
@@ -317,6 +318,7 @@ export function createHost(options: HostOptions): Host {
     ...pluginHandlers(plugins, consent, options.openFolder),
     ...pageSessionHandlers(pageSessions, plugins),
     ...sessionHandlers(sessions),
+    ...mcpHandlers(),
   };
 
   const router = createRouter(
