@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- RPC results are read as plain JSON here. */
 /**
  * HTTP servers (docs/contract.md §13.2): server-everything over Streamable HTTP and SSE, the
  * session re-established after the server restarts, and 401 / 500 / HTML answers as errors that
