@@ -24,7 +24,7 @@ import { MCP_TOOL_PREFIX } from "./tool-names.js";
 export const DENIED_TEXT = "The user denied this tool call.";
 
 export class McpChatTools implements ExternalTools {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
   private readonly validators = new Map<string, ValidateFunction | null>();
   /** Sessions whose tool calls run on each server now, latest last (sampling is billed to them). */
   private readonly running = new Map<string, string[]>();
