@@ -11,6 +11,8 @@ import { HermesImportService } from "./config/hermes-import/hermes-import.js";
 import { mapServiceError } from "./error-mapping.js";
 import { EventHub } from "./events.js";
 import { ChatEngine } from "./llm/chat-engine.js";
+import { createMcpHost, type McpHost } from "./mcp/mcp-host.js";
+import { mcpHandlers } from "./mcp/mcp-rpc.js";
 import { createAgentLog, type AgentLog } from "./logging/agent-log.js";
 import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
 import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
@@ -84,6 +86,8 @@ export interface HostOptions {
   hermesEnv?: Readonly<Record<string, string | undefined>>;
   /** Where `providers.discover` looks (tests point it at their own servers); the well-known ports by default. */
   discovery?: DiscoveryOptions;
+  /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
+  mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
 
 export interface PluginTimings {
@@ -121,6 +125,8 @@ export interface Host {
   keychain: KeychainStatus;
   /** Plugin page frames' tokens (docs/contract.md §8, §11); the transports check them. */
   pageSessions: PageSessions;
+  /** MCP servers (docs/contract.md §13); they start with the warm-up, or at `mcp.start()`. */
+  mcp: McpHost;
   close(): Promise<void>;
 }
 
@@ -191,6 +197,18 @@ export function createHost(options: HostOptions): Host {
     log,
     currentRoute: (sessionId) => sessionAccess.sessions?.currentRoute(sessionId) ?? null,
     bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+  });
+  const mcp = createMcpHost({
+    home: options.home,
+    settings,
+    events,
+    vault: options.vault,
+    engine,
+    slots: auxiliaryTasks,
+    log,
+    redact: (text) => redactor.redact(text, { force: true }),
+    bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+    ...options.mcp,
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessionStore = new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock });
@@ -264,6 +282,7 @@ export function createHost(options: HostOptions): Host {
     engine,
     hooks,
     tools,
+    external: mcp.chatTools,
     commands,
     log,
     clock,
@@ -349,6 +368,7 @@ export function createHost(options: HostOptions): Host {
     ...pluginHandlers(plugins, consent, options.openFolder),
     ...pageSessionHandlers(pageSessions, plugins),
     ...sessionHandlers(sessions),
+    ...mcpHandlers(mcp),
   };
 
   const router = createRouter(
@@ -370,6 +390,8 @@ export function createHost(options: HostOptions): Host {
     [
       { name: "http", run: warmUpHttpFetch },
       { name: "validators", run: () => prepareValidators(["session.create", "session.send"]) },
+      // MCP servers start once the host serves, in parallel, never holding up start-up (§13.2).
+      { name: "mcp", run: () => mcp.start() },
     ],
     log,
   );
@@ -391,8 +413,10 @@ export function createHost(options: HostOptions): Host {
     redact: (text, opts) => redactor.redact(text, opts),
     keychain,
     pageSessions,
+    mcp,
     async close() {
       warmUp.cancel();
+      await mcp.close();
       idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();
       await pluginRuntime.close();

@@ -18,6 +18,13 @@ export const MIN_CONTEXT_WINDOW = 256;
 export const PROVIDER_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const PLUGIN_ID_PATTERN = "^[a-z0-9_-]{1,64}$";
 export const AUXILIARY_TASK_PATTERN = "^[a-z][a-z0-9_]{0,63}$";
+/** An MCP server id (docs/contract.md §13.1). */
+export const MCP_SERVER_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,31}$";
+export const MCP_APPROVAL_MODES = ["ask", "read_only", "never"] as const;
+export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
+/** Hermes' `trust` key: `full` reads as `approval: never`, `untrusted` as `approval: read_only`. */
+export const MCP_TRUST_LEVELS = ["full", "untrusted"] as const;
+export type McpTrust = (typeof MCP_TRUST_LEVELS)[number];
 
 export interface MainModel {
   /** A provider id from `providers`; "" until the user picks one. */
@@ -41,6 +48,44 @@ export interface ModelSettings {
   context_window?: number;
   /** Whether the model takes image input. */
   vision?: boolean;
+}
+
+/**
+ * One `mcp_servers.<id>` block as config.yaml holds it (docs/contract.md §13.1): exactly one of
+ * `command` (stdio) or `url` (Streamable HTTP, or SSE with `transport: sse`); every other key
+ * optional, with its default applied by electron/host/mcp/server-config.ts. Secret values are never
+ * here: `secret_env` / `secret_headers` only name them (the keychain holds the values).
+ */
+export interface McpServerDocument {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  secret_env?: string[];
+  url?: string;
+  transport?: "streamable_http" | "sse";
+  headers?: Record<string, string>;
+  secret_headers?: string[];
+  auth?: "oauth" | "none";
+  oauth?: { client_id?: string; scope?: string; redirect_port?: number };
+  enabled?: boolean;
+  /** Seconds per tool call (default 300). */
+  timeout?: number;
+  /** Seconds to connect and initialize (default 60). */
+  connect_timeout?: number;
+  tools?: { include?: string[]; exclude?: string[] };
+  approval?: McpApprovalMode;
+  trust?: McpTrust;
+  always_allow?: string[];
+  roots?: string[];
+  sampling?: {
+    enabled?: boolean;
+    model?: string;
+    max_tokens_cap?: number;
+    timeout?: number;
+    max_rpm?: number;
+    allowed_models?: string[];
+  };
+  elicitation?: { enabled?: boolean; timeout?: number };
 }
 
 export interface FallbackProvider {
@@ -102,6 +147,8 @@ export interface Settings {
   /** `nudge_interval`: a background review every N person turns (0 = off), as in Hermes Agent. */
   memory: { note: string; nudge_interval: number };
   chat: { system_prompt: string };
+  /** As written; electron/host/mcp/server-config.ts fills each block's defaults. */
+  mcp_servers: Record<string, McpServerDocument>;
 }
 
 export interface PluginEntryDocument {
@@ -128,6 +175,7 @@ export interface SettingsDocument {
   display?: { busy_input_mode?: BusyInputMode; theme?: Theme };
   memory?: { note?: string; nudge_interval?: number };
   chat?: { system_prompt?: string };
+  mcp_servers?: Record<string, McpServerDocument>;
   [unknownKey: string]: unknown;
 }
 
@@ -154,6 +202,7 @@ export function defaultSettings(): Settings {
     display: { busy_input_mode: "queue", theme: "system" },
     memory: { note: "", nudge_interval: 10 },
     chat: { system_prompt: "" },
+    mcp_servers: {},
   };
 }
 
@@ -258,6 +307,96 @@ const pluginEntry = {
     },
   },
 };
+
+const positiveSeconds = {
+  type: "number",
+  exclusiveMinimum: 0,
+  description: "a number of seconds greater than 0",
+};
+const envName = {
+  type: "string",
+  pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+  description: "an environment variable name (letters, digits and _)",
+};
+const headerName = {
+  type: "string",
+  pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$",
+  description: "an HTTP header name",
+};
+
+/** One `mcp_servers.<id>` block (docs/contract.md §13.1); unknown keys are refused by name. */
+export const mcpServerSchema = {
+  type: "object",
+  additionalProperties: false,
+  // Exactly one of command/url: both is refused with what to do, neither asks for a command.
+  not: {
+    type: "object",
+    properties: { command: true, url: true },
+    required: ["command", "url"],
+    description:
+      "has both command and url; keep one: command for a local (stdio) server, url for a remote one",
+  },
+  if: { not: { type: "object", properties: { url: true }, required: ["url"] } },
+  then: { type: "object", properties: { command: true }, required: ["command"] },
+  properties: {
+    command: { type: "string", minLength: 1 },
+    args: stringList({ type: "string" }),
+    env: { type: "object", propertyNames: envName, additionalProperties: { type: "string" } },
+    secret_env: { type: "array", uniqueItems: true, items: envName },
+    url: httpUrl,
+    transport: { type: "string", enum: ["streamable_http", "sse"] },
+    headers: { type: "object", propertyNames: headerName, additionalProperties: { type: "string" } },
+    secret_headers: { type: "array", uniqueItems: true, items: headerName },
+    auth: { type: "string", enum: ["oauth", "none"] },
+    oauth: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        client_id: { type: "string" },
+        scope: { type: "string" },
+        redirect_port: {
+          type: "integer",
+          minimum: 0,
+          maximum: 65535,
+          description: "a port from 0 (any free port) to 65535",
+        },
+      },
+    },
+    enabled: { type: "boolean" },
+    timeout: positiveSeconds,
+    connect_timeout: positiveSeconds,
+    tools: {
+      type: "object",
+      additionalProperties: false,
+      properties: { include: stringList(nonEmptyString), exclude: stringList(nonEmptyString) },
+    },
+    approval: { type: "string", enum: [...MCP_APPROVAL_MODES] },
+    trust: { type: "string", enum: [...MCP_TRUST_LEVELS] },
+    always_allow: stringList(nonEmptyString),
+    roots: stringList(nonEmptyString),
+    sampling: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        enabled: { type: "boolean" },
+        model: { type: "string" },
+        max_tokens_cap: { type: "integer", minimum: 1, description: "a whole number of tokens (at least 1)" },
+        timeout: positiveSeconds,
+        max_rpm: {
+          type: "integer",
+          minimum: 1,
+          description: "a whole number of requests a minute (at least 1)",
+        },
+        allowed_models: stringList(nonEmptyString),
+      },
+    },
+    elicitation: {
+      type: "object",
+      additionalProperties: false,
+      properties: { enabled: { type: "boolean" }, timeout: positiveSeconds },
+    },
+  },
+} as const;
 
 /** Known keys are strict; unknown top-level keys are allowed (Hermes users may have more). */
 export const settingsSchema = {
@@ -374,5 +513,15 @@ export const settingsSchema = {
       },
     },
     chat: { type: "object", additionalProperties: false, properties: { system_prompt: { type: "string" } } },
+    mcp_servers: {
+      type: "object",
+      propertyNames: {
+        type: "string",
+        pattern: MCP_SERVER_ID_PATTERN,
+        description:
+          "an MCP server id (lowercase letters, digits, _ and -, starting with a letter or digit, at most 32 characters)",
+      },
+      additionalProperties: mcpServerSchema,
+    },
   },
 } as const;

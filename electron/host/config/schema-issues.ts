@@ -81,6 +81,14 @@ function describeError(error: ErrorObject): DocumentIssue | null {
     }
     case "type":
       return at(path, `must be ${typePhrase(String(params["type"]))}`);
+    case "not": {
+      // The `not` schema says in its description what holding both means (mcp_servers: command + url).
+      const not = (error.schema ?? {}) as Record<string, unknown>;
+      return at(path, typeof not["description"] === "string" ? not["description"] : "is invalid");
+    }
+    case "if":
+      // Its `then` error (the missing key) already says what to fix.
+      return null;
     case "minLength":
       return at(path, "must not be empty");
     case "uniqueItems":

@@ -85,6 +85,7 @@ export function toEffectiveSettings(doc: SettingsDocument): Settings {
     display: { ...defaults.display, ...doc.display },
     memory: { ...defaults.memory, ...doc.memory },
     chat: { ...defaults.chat, ...doc.chat },
+    mcp_servers: { ...doc.mcp_servers },
   };
   return deepFreeze(structuredClone(settings));
 }

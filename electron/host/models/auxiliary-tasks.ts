@@ -11,6 +11,7 @@ export const BUILTIN_SLOTS = [
   { key: "compression", label: "Compression", description: "Summarises older turns of a long session." },
   { key: "title_generation", label: "Title generation", description: "Session titles." },
   { key: "background_review", label: "Background review", description: "Proposes memory additions." },
+  { key: "mcp", label: "MCP sampling", description: "Answers MCP servers' sampling requests." },
 ] as const;
 
 export type BuiltinTask = (typeof BUILTIN_SLOTS)[number]["key"];
@@ -19,7 +20,6 @@ export const BUILTIN_TASK_KEYS: readonly BuiltinTask[] = BUILTIN_SLOTS.map((s) =
 /** Hermes built-ins the app does not run; their keys stay reserved (docs/contract.md §6.2). */
 export const RESERVED_TASK_KEYS = [
   "approval",
-  "mcp",
   "review",
   "memory_query_rewrite",
   "curator",

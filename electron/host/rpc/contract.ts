@@ -5,6 +5,7 @@
 import type { MethodSpec } from "./define.js";
 import { eventMethods } from "./methods/events.js";
 import { hostMethods } from "./methods/host-info.js";
+import { mcpMethods } from "./methods/mcp.js";
 import { memoryReviewMethods } from "./methods/memory-review.js";
 import { modelMethods } from "./methods/model.js";
 import { pluginMethods } from "./methods/plugins.js";
@@ -25,6 +26,7 @@ export const methodTable = {
   ...pluginMethods,
   ...sessionMethods,
   ...memoryReviewMethods,
+  ...mcpMethods,
 } as const;
 
 export type MethodTable = typeof methodTable;

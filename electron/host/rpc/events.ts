@@ -4,6 +4,12 @@
  * the other, so an event that isn't here can't be sent or received. Frames are
  * `{"jsonrpc":"2.0","method":"event","params":{"type","session_id","payload"}}`.
  */
+import type {
+  McpApprovalRequest,
+  McpElicitationRequest,
+  McpSamplingRequest,
+  McpStatus,
+} from "./methods/mcp.js";
 import type { MessageView } from "./methods/sessions.js";
 
 /** Who started a turn: a person at the chat, or a plugin's injected message. */
@@ -26,6 +32,25 @@ export interface SessionEventPayloads {
   "session.message": { message: MessageView } | { message: Omit<MessageView, "content">; sameContent: true };
   /** Messages left the transcript (a regenerated reply). */
   "session.message.removed": { messageIds: string[] };
+  /** An MCP tool call of this session's turn waits for the person (docs/contract.md §13.3). */
+  "mcp.approval_required": McpApprovalRequest;
+  /** Where an MCP tool call stands: its card shows it (`requestId` = the call's id). */
+  "mcp.tool.call": McpToolCallState;
+  /** A server's progress notification for a running tool call. */
+  "mcp.tool.progress": { requestId: string; progress: number; total?: number; message?: string };
+}
+
+/**
+ * An MCP tool call's state for its card: `waiting_approval` until the person answers, `running`
+ * while the server works, then one final state with a short `detail` (the error or denial).
+ */
+export interface McpToolCallState {
+  requestId: string;
+  server: string;
+  tool: string;
+  qualifiedName: string;
+  state: "waiting_approval" | "running" | "done" | "error" | "denied" | "cancelled" | "timeout";
+  detail?: string;
 }
 
 /** App-wide events: `session_id` is null. Each tells clients to re-read something. */
@@ -40,6 +65,23 @@ export interface AppEventPayloads {
   "host.changed": Empty;
   /** An enabled plugin declares capabilities the user has not answered for (docs/contract.md §7.2). */
   "plugin.consent_required": { id: string; pendingCapabilities: string[] };
+  /** An MCP server's status changed (docs/contract.md §13.2). */
+  "mcp.status": { id: string; status: McpStatus; error?: string };
+  /** Something `mcp.list` reports changed besides the status (tools, a saved block, secrets). */
+  "mcp.changed": Empty;
+  /** A server asks for a completion; answer with `mcp.sampling.respond` (§13.4). */
+  "mcp.sampling_requested": McpSamplingRequest;
+  /** A server asks the person for input; answer with `mcp.elicitation.respond` (§13.4). */
+  "mcp.elicitation_requested": McpElicitationRequest;
+  /**
+   * A request left the pending list (answered here or elsewhere, timed out, denied by Stop or a
+   * new message, or its server went away): close its card.
+   */
+  "mcp.request.closed": {
+    requestId: string;
+    kind: "approval" | "sampling" | "elicitation";
+    outcome: "approved" | "denied" | "cancelled" | "timeout" | "answered";
+  };
 }
 
 export type EventPayloads = SessionEventPayloads & AppEventPayloads;
@@ -101,6 +143,46 @@ export const eventTable: { readonly [E in EventName]: EventEntry<E> } = {
     doc: "A plugin loaded, failed or was switched; re-read `plugins.list`.",
   },
   "host.changed": { scope: "app", topic: "host", doc: "What `host.info` reports changed; re-read it." },
+  "mcp.approval_required": {
+    scope: "session",
+    topic: "session",
+    doc: "An MCP tool call waits for approval (`{requestId, sessionId, server, tool, qualifiedName, description, arguments, annotations}`); answer with `mcp.approve`.",
+  },
+  "mcp.tool.call": {
+    scope: "session",
+    topic: "session",
+    doc: "An MCP tool call's state for its card: `waiting_approval`, `running`, then `done`, `error`, `denied`, `cancelled` or `timeout` (with `detail`).",
+  },
+  "mcp.tool.progress": {
+    scope: "session",
+    topic: "session",
+    doc: "Progress a server reported for a running tool call (`requestId` = the call's id, as its approval's).",
+  },
+  "mcp.status": {
+    scope: "app",
+    topic: "mcp",
+    doc: "An MCP server's status changed (`disabled`, `starting`, `ready`, `error` with `error`).",
+  },
+  "mcp.changed": {
+    scope: "app",
+    topic: "mcp",
+    doc: "What `mcp.list` reports changed (tools, a saved block, secrets); re-read it.",
+  },
+  "mcp.sampling_requested": {
+    scope: "app",
+    topic: "mcp",
+    doc: "An MCP server asks for a completion on the `mcp` slot; answer with `mcp.sampling.respond` (`sessionId`: the session whose tool call led to it, or null).",
+  },
+  "mcp.elicitation_requested": {
+    scope: "app",
+    topic: "mcp",
+    doc: "An MCP server asks the person for input (`mode: form` with `requestedSchema`, or `mode: url` with `url`); answer with `mcp.elicitation.respond`.",
+  },
+  "mcp.request.closed": {
+    scope: "app",
+    topic: "mcp",
+    doc: "An approval, sampling or elicitation request is no longer pending (answered, timed out, denied by Stop); close its card.",
+  },
   "plugin.consent_required": {
     scope: "app",
     topic: "settings",

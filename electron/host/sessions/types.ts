@@ -110,7 +110,8 @@ export type UsageCategory =
   | "background_review"
   | `plugin_llm:${string}`
   | `plugin_side_question:${string}`
-  | `plugin_fork:${string}`;
+  | `plugin_fork:${string}`
+  | `mcp:${string}`;
 
 export type UsageEntry = {
   category: UsageCategory;

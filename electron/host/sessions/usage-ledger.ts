@@ -7,7 +7,12 @@ import { SessionInputError } from "./session-errors.js";
 const fixedCategories = new Set(["chat", "title_generation", "compression", "vision", "background_review"]);
 
 export function isUsageCategory(category: string): category is UsageCategory {
-  return fixedCategories.has(category) || /^plugin_(llm|side_question|fork):[a-z0-9_-]{1,64}$/.test(category);
+  return (
+    fixedCategories.has(category) ||
+    /^plugin_(llm|side_question|fork):[a-z0-9_-]{1,64}$/.test(category) ||
+    // An MCP server's sampling requests (docs/contract.md §13.4), by server id.
+    /^mcp:[a-z0-9][a-z0-9_-]{0,31}$/.test(category)
+  );
 }
 
 /** A model call's usage as a ledger entry of `category`. */

@@ -21,6 +21,7 @@ describe("the slot registry", () => {
       "compression",
       "title_generation",
       "background_review",
+      "mcp",
       "classify",
       "mid_task",
       "zz_task",

@@ -52,6 +52,7 @@ describe("ctx.registerAuxiliaryTask", () => {
       "compression",
       "title_generation",
       "background_review",
+      "mcp",
       "sorter",
     ]);
     expect(rig.slots.get("sorter")).toMatchObject({

@@ -63,6 +63,7 @@ describe("GET /api/model/auxiliary", () => {
       "compression",
       "title_generation",
       "background_review",
+      "mcp",
       "classify",
     ]);
     expect(tasks(body)[0]).toEqual({
@@ -80,7 +81,7 @@ describe("GET /api/model/auxiliary", () => {
       chain: ["vision"],
       broken: null,
     });
-    expect(tasks(body)[4]).toMatchObject({
+    expect(tasks(body)[5]).toMatchObject({
       task: "classify",
       label: "Classify",
       plugin: "classifier",
@@ -141,6 +142,7 @@ describe("POST /api/model/set", () => {
       ["compression", "main"],
       ["title_generation", "main"],
       ["background_review", "main"],
+      ["mcp", "main"],
       ["classify", "main"],
     ]);
     expect(t.host.settings.get().auxiliary).toEqual({});

@@ -1,0 +1,321 @@
+/**
+ * MCP servers (docs/contract.md §13.5): the renderer's only way to see and steer the host's MCP
+ * connections. The renderer never talks to a server; every method here goes through the host.
+ */
+import {
+  MCP_SERVER_ID_PATTERN,
+  type McpApprovalMode,
+  type McpServerDocument,
+} from "../../config/config-schema.js";
+import { method, noParams, type EmptyParams } from "../define.js";
+
+export type McpTransport = "stdio" | "streamable_http" | "sse";
+export type McpStatus = "disabled" | "starting" | "ready" | "error";
+
+export interface McpToolView {
+  /** The server's own name for the tool. */
+  name: string;
+  /** What the model sees: `mcp__<id>__<tool>` (docs/contract.md §13.2). */
+  qualifiedName: string;
+  description: string;
+  /** Off when `tools.include`/`tools.exclude` leave it out. */
+  enabled: boolean;
+  /** The server marks it `readOnlyHint: true`. */
+  readOnly: boolean;
+  /** Whether a call asks first under the server's `approval` and `always_allow`. */
+  approval: "ask" | "allow";
+}
+
+/** A secret's presence without its value: `keyHint` is exactly its last 4 characters. */
+export interface McpSecretView {
+  name: string;
+  hasValue: boolean;
+  keyHint: string | null;
+}
+
+export interface McpServerView {
+  id: string;
+  transport: McpTransport;
+  enabled: boolean;
+  status: McpStatus;
+  /** What went wrong and what to fix (status `error`). */
+  error?: string;
+  serverInfo?: { name: string; version: string; title?: string };
+  /** The server's tools; empty until it is ready. */
+  tools: McpToolView[];
+  /** How many resources and prompts it lists (0 when it offers none). */
+  resources: number;
+  prompts: number;
+  /** The `mcp_servers.<id>` block as config.yaml holds it (no secret values: those are in `secrets`). */
+  config: McpServerDocument;
+  /** The approval mode in force (`trust` read as Hermes does). */
+  approval: McpApprovalMode;
+  /** `secret_env` and `secret_headers`, each with whether the keychain holds a value. */
+  secrets: { env: McpSecretView[]; headers: McpSecretView[] };
+  /** Restarts after an exit since the app started (or since the last `mcp.restart`). */
+  restarts: number;
+}
+
+export interface McpResourceView {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface McpResourceTemplateView {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One item of `resources/read`: text, or base64 `blob` for binary content. */
+export type McpResourceContents =
+  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+
+export interface McpPromptView {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+
+/** A prompt message as the server sent it (MCP content: text, image, audio, resource, link). */
+export interface McpPromptMessage {
+  role: "user" | "assistant";
+  content: Record<string, unknown> & { type: string };
+}
+
+export type McpApprovalDecision = "once" | "always" | "deny";
+export type McpElicitationAction = "accept" | "decline" | "cancel";
+
+/** A request waiting for the person, as its event announced it (for a window opened later). */
+export interface McpPendingRequests {
+  approvals: McpApprovalRequest[];
+  sampling: McpSamplingRequest[];
+  elicitations: McpElicitationRequest[];
+}
+
+export interface McpApprovalRequest {
+  /** The tool call's id (the same as its progress events'). */
+  requestId: string;
+  sessionId: string;
+  server: string;
+  /** The server's name for the tool. */
+  tool: string;
+  qualifiedName: string;
+  description: string;
+  arguments: Record<string, unknown>;
+  /** The tool's annotations as the server gave them (readOnlyHint, destructiveHint, title, …). */
+  annotations: Record<string, unknown>;
+}
+
+/** One message a server asks the model to continue (sampling/createMessage). */
+export interface McpSamplingMessage {
+  role: "user" | "assistant";
+  /** Text as is; other content (image, audio) described as `[image image/png]`. */
+  text: string;
+}
+
+export interface McpSamplingRequest {
+  requestId: string;
+  server: string;
+  /** The session whose tool call led to the request, when one is running. */
+  sessionId: string | null;
+  messages: McpSamplingMessage[];
+  systemPrompt: string | null;
+  maxTokens: number;
+  /** The model the request would run on (`provider · model`) once approved. */
+  model: string;
+}
+
+export type McpElicitationRequest =
+  | {
+      requestId: string;
+      server: string;
+      sessionId: string | null;
+      mode: "form";
+      message: string;
+      /** A flat JSON Schema object of primitive properties (MCP's restricted form schema). */
+      requestedSchema: Record<string, unknown>;
+    }
+  | {
+      requestId: string;
+      server: string;
+      sessionId: string | null;
+      mode: "url";
+      message: string;
+      url: string;
+    };
+
+const serverIdParam = { type: "string", pattern: MCP_SERVER_ID_PATTERN };
+const requestIdParam = { type: "string", minLength: 1, maxLength: 128 };
+const idOnly = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id"],
+  properties: { id: serverIdParam },
+};
+
+export const mcpMethods = {
+  "mcp.list": method<EmptyParams, { servers: McpServerView[] }>(noParams),
+  /**
+   * Adds or replaces `mcp_servers.<id>` and (re)starts it. An invalid block → `invalid_params`
+   * naming the key (`mcp_servers.<id>.<key>`), nothing written.
+   */
+  "mcp.save": method<{ id: string; server: McpServerDocument }, { server: McpServerView }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "server"],
+    properties: { id: { type: "string", maxLength: 200 }, server: { type: "object" } },
+  }),
+  /** Stops the server, removes its block and deletes its secrets from the keychain. */
+  "mcp.remove": method<{ id: string }, EmptyParams>(idOnly),
+  /** Stops and starts it again now (a server in `error` too), resetting the backoff. */
+  "mcp.restart": method<{ id: string }, EmptyParams>(idOnly),
+  /**
+   * One per-tool switch, written to the block: `enabled` adds/removes the tool in `tools.exclude`
+   * (or `tools.include` when the block uses one); `approval: "allow"` adds it to `always_allow`.
+   */
+  "mcp.setTool": method<
+    { id: string; tool: string; enabled?: boolean; approval?: "ask" | "allow" },
+    { server: McpServerView }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "tool"],
+    properties: {
+      id: serverIdParam,
+      tool: { type: "string", minLength: 1, maxLength: 256 },
+      enabled: { type: "boolean" },
+      approval: { enum: ["ask", "allow"] },
+    },
+  }),
+  /**
+   * Stores a `secret_env` / `secret_headers` value in the keychain (account
+   * `mcp:<id>:env:<NAME>` / `mcp:<id>:header:<Name>`) and lists its name in the block; an empty
+   * value deletes it (and unlists the name). Restarts the server when it runs.
+   */
+  "mcp.setSecret": method<
+    { id: string; kind: "env" | "header"; name: string; value: string },
+    { hasValue: boolean; keyHint: string | null }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "kind", "name", "value"],
+    properties: {
+      id: serverIdParam,
+      kind: { enum: ["env", "header"] },
+      name: { type: "string", minLength: 1, maxLength: 256 },
+      value: { type: "string", maxLength: 16384 },
+    },
+  }),
+  /**
+   * Claude Desktop's `{"mcpServers": {…}}`: each entry becomes a block (ids made valid); env
+   * values whose name contains KEY, TOKEN, SECRET or PASSWORD (any case) go to the keychain as
+   * `secret_env`. An existing id or an entry that fails the schema is skipped with the reason.
+   */
+  "mcp.import": method<{ json: string }, { added: string[]; skipped: { id: string; reason: string }[] }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["json"],
+    properties: { json: { type: "string", maxLength: 1_000_000 } },
+  }),
+  "mcp.approve": method<{ requestId: string; decision: McpApprovalDecision }, EmptyParams>({
+    type: "object",
+    additionalProperties: false,
+    required: ["requestId", "decision"],
+    properties: { requestId: requestIdParam, decision: { enum: ["once", "always", "deny"] } },
+  }),
+  "mcp.sampling.respond": method<{ requestId: string; decision: "approve" | "deny" }, EmptyParams>({
+    type: "object",
+    additionalProperties: false,
+    required: ["requestId", "decision"],
+    properties: { requestId: requestIdParam, decision: { enum: ["approve", "deny"] } },
+  }),
+  /** Content failing the request's schema → `invalid_params`, and the request stays open. */
+  "mcp.elicitation.respond": method<
+    { requestId: string; action: McpElicitationAction; content?: Record<string, unknown> },
+    EmptyParams
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["requestId", "action"],
+    properties: {
+      requestId: requestIdParam,
+      action: { enum: ["accept", "decline", "cancel"] },
+      content: { type: "object" },
+    },
+  }),
+  /** Requests waiting for an answer (approvals of one session when `sessionId` is given). */
+  "mcp.pending": method<{ sessionId?: string }, McpPendingRequests>({
+    type: "object",
+    additionalProperties: false,
+    properties: { sessionId: { type: "string", minLength: 1, maxLength: 128 } },
+  }),
+  "mcp.resources": method<
+    { id: string },
+    { resources: McpResourceView[]; templates: McpResourceTemplateView[] }
+  >(idOnly),
+  "mcp.readResource": method<{ id: string; uri: string }, { contents: McpResourceContents[] }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "uri"],
+    properties: { id: serverIdParam, uri: { type: "string", minLength: 1, maxLength: 8192 } },
+  }),
+  "mcp.prompts": method<{ id: string }, { prompts: McpPromptView[] }>(idOnly),
+  "mcp.getPrompt": method<
+    { id: string; name: string; arguments?: Record<string, string> },
+    { description?: string; messages: McpPromptMessage[] }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "name"],
+    properties: {
+      id: serverIdParam,
+      name: { type: "string", minLength: 1, maxLength: 256 },
+      arguments: { type: "object", additionalProperties: { type: "string", maxLength: 65536 } },
+    },
+  }),
+  /**
+   * `completion/complete` suggestions for a prompt's argument or a resource template's variable
+   * (`values` empty when the server offers none).
+   */
+  "mcp.complete": method<
+    {
+      id: string;
+      ref: { type: "prompt"; name: string } | { type: "resource"; uri: string };
+      argument: { name: string; value: string };
+      context?: Record<string, string>;
+    },
+    { values: string[]; hasMore: boolean }
+  >({
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "ref", "argument"],
+    properties: {
+      id: serverIdParam,
+      ref: {
+        type: "object",
+        required: ["type"],
+        properties: {
+          type: { enum: ["prompt", "resource"] },
+          name: { type: "string", maxLength: 256 },
+          uri: { type: "string", maxLength: 8192 },
+        },
+      },
+      argument: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "value"],
+        properties: { name: { type: "string", maxLength: 256 }, value: { type: "string", maxLength: 8192 } },
+      },
+      context: { type: "object", additionalProperties: { type: "string", maxLength: 8192 } },
+    },
+  }),
+  /** The tail of `logs/mcp/<id>.log` (at most 64 KB, redacted) for "View log". */
+  "mcp.log": method<{ id: string }, { text: string; truncated: boolean }>(idOnly),
+};
