@@ -140,7 +140,7 @@ describe("settings.import from a Hermes set-up", () => {
     expect(again.error?.message).toMatch(/Nothing to restore/);
   });
 
-  it("brings custom providers, plugin policy and slots over; grants arrive pending, MCP servers are listed as not supported yet", async () => {
+  it("brings custom providers, plugin policy and slots over; grants arrive pending, MCP servers come over", async () => {
     const { host } = await hostWithHermes("local-and-plugins");
     const preview = (await host.call("settings.import.preview")).result as {
       changes: { key: string; to: unknown }[];
@@ -192,8 +192,12 @@ describe("settings.import from a Hermes set-up", () => {
       { plugin: "chart-writer", capabilities: ["llm.provider_override", "llm.side_question"] },
     ]);
     const reasons = Object.fromEntries(preview.notImported.map((n) => [n.key, n.reason]));
-    expect(reasons["mcp_servers.files"]).toBe("MCP servers are not supported yet.");
-    expect(reasons["mcp_servers.remote"]).toBe("MCP servers are not supported yet.");
+    expect(to["mcp_servers.files"]).toEqual({
+      command: "npx",
+      args: ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"],
+    });
+    expect(to["mcp_servers.remote"]).toEqual({ url: "https://mcp.example.com/mcp" });
+    expect(reasons["mcp_servers.files"]).toBeUndefined();
     expect(reasons["fallback_providers[1]"]).toMatch(/"copilot" is not an OpenAI-compatible provider/);
     expect(reasons["plugins.enabled.image_gen/openai"]).toMatch(/Not a plugin ID/);
     expect(reasons["providers.nous.request_timeout_seconds"]).toBe(
@@ -206,7 +210,8 @@ describe("settings.import from a Hermes set-up", () => {
     // A grant is never carried over silently: the consent screen asks.
     expect(doc.plugins?.entries?.["chart-writer"]?.granted_capabilities).toBeUndefined();
     expect(doc.plugins?.entries?.["chart-writer"]?.llm?.allow_provider_override).toBe(true);
-    expect(doc["mcp_servers"]).toBeUndefined();
+    expect(doc["mcp_servers"]?.["files"]?.command).toBe("npx");
+    expect(doc["mcp_servers"]?.["remote"]?.url).toBe("https://mcp.example.com/mcp");
     expect(await host.vault.getKey("nous")).toBe("nous-test-fixture-key-G7h8");
   });
 
