@@ -5,6 +5,7 @@
 import { ChevronRight, Wrench } from "lucide-react";
 import { useTranscript } from "../stores/chat-context.js";
 import { selectToolResult } from "../stores/transcript-store.js";
+import { McpCallProgress, useMcpCallOutcome } from "./mcp/mcp-call-progress.js";
 
 export interface ToolCallView {
   id: string;
@@ -25,7 +26,8 @@ export function ToolCall({ call }: { call: ToolCallView }) {
   const status = typeof result?.meta?.toolStatus === "string" ? result.meta.toolStatus : null;
   const failed = status !== null && status !== "ok";
   const explanation = typeof result?.meta?.explanation === "string" ? result.meta.explanation : null;
-  const outcome = !result ? "Running…" : failed ? "Failed" : "Done";
+  const mcpOutcome = useMcpCallOutcome(call.id);
+  const outcome = !result ? (mcpOutcome ?? "Running…") : failed ? "Failed" : "Done";
   return (
     <div className={`tool-call${failed ? " tool-call-failed" : ""}`}>
       <details>
@@ -46,6 +48,7 @@ export function ToolCall({ call }: { call: ToolCallView }) {
           ) : null}
         </div>
       </details>
+      {result ? null : <McpCallProgress callId={call.id} />}
       {failed && explanation ? <p className="tool-call-explanation">{explanation}</p> : null}
     </div>
   );

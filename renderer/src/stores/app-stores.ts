@@ -11,6 +11,9 @@ import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js"
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
 import { createHostStore, type HostState } from "./host-store.js";
+import { createMcpRequestsStore, type McpRequestsState } from "./mcp-requests-store.js";
+import { createMcpServersStore, type McpServersState } from "./mcp-servers-store.js";
+import { connectMcpStores } from "./mcp-wiring.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
 import { createNavigationStore, type NavigationState } from "./navigation-store.js";
 import { createPluginsStore, type PluginsState } from "./plugins-store.js";
@@ -33,6 +36,9 @@ export interface AppStores {
   actionItems: StoreApi<ActionItemsState>;
   /** Starts listening to `action-items`' events; returns the function that stops it. */
   connectActionItems(): () => void;
+  /** MCP servers (Settings → MCP) and what they wait on the person for (the chat's cards). */
+  mcpServers: StoreApi<McpServersState>;
+  mcpRequests: StoreApi<McpRequestsState>;
 }
 
 export function createAppStores(client: HermesClient): AppStores {
@@ -60,6 +66,8 @@ export function createAppStores(client: HermesClient): AppStores {
     },
     actionItems: actionItems.store,
     connectActionItems: actionItems.connect,
+    mcpServers: createMcpServersStore(client),
+    mcpRequests: createMcpRequestsStore(client),
   };
 }
 
@@ -102,8 +110,10 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
   });
   const stopChat = connectChatStores(client, stores.chat);
   const stopActionItems = stores.connectActionItems();
+  const stopMcp = connectMcpStores(client, stores.mcpServers, stores.mcpRequests);
   void refreshFromHost(stores);
   return () => {
+    stopMcp();
     stopActionItems();
     stopEvents();
     stopStatus();

@@ -4,6 +4,8 @@ import { useStore } from "zustand";
 import type { AppStores } from "./app-stores.js";
 import type { AuxiliaryState } from "./auxiliary-store.js";
 import type { HostState } from "./host-store.js";
+import type { McpRequestsState } from "./mcp-requests-store.js";
+import type { McpServersState } from "./mcp-servers-store.js";
 import type { MainModelState } from "./main-model-store.js";
 import type { NavigationState } from "./navigation-store.js";
 import type { PluginsState } from "./plugins-store.js";
@@ -32,3 +34,7 @@ export const usePlugins = <T,>(selector: (state: PluginsState) => T): T =>
   useStore(useStores().plugins, selector);
 export const useAuxiliary = <T,>(selector: (state: AuxiliaryState) => T): T =>
   useStore(useStores().auxiliary, selector);
+export const useMcpServers = <T,>(selector: (state: McpServersState) => T): T =>
+  useStore(useStores().mcpServers, selector);
+export const useMcpRequests = <T,>(selector: (state: McpRequestsState) => T): T =>
+  useStore(useStores().mcpRequests, selector);
