@@ -292,4 +292,55 @@ describe("MCP cards in the chat", () => {
       }),
     );
   });
+
+  it("shows a result's images and links on the tool's card, and a denial as Denied", async () => {
+    const done = message({
+      id: "r1",
+      role: "tool",
+      seq: 2,
+      turnId: "t1",
+      content: "Here is the picture.",
+      meta: {
+        toolCallId: "call_1",
+        toolStatus: "ok",
+        mcp: {
+          state: "done",
+          images: [{ mimeType: "image/png", data: "iVBORw0KGgo=" }],
+          links: [
+            { uri: "https://example.com/spec", name: "The spec" },
+            { uri: "file:///tmp/notes/todo.txt", name: "todo.txt" },
+          ],
+        },
+      },
+    });
+    const denied = message({
+      id: "r2",
+      role: "tool",
+      seq: 4,
+      turnId: "t1",
+      content: "The user denied this tool call.",
+      meta: { toolCallId: "call_2", toolStatus: "blocked", mcp: { state: "denied" } },
+    });
+    const second = message({
+      id: "a2",
+      role: "assistant",
+      seq: 3,
+      turnId: "t1",
+      meta: { toolCalls: [{ id: "call_2", name: "mcp__files__write_file", arguments: "{}" }] },
+    });
+    await openChat({
+      "session.messages": () => ({
+        messages: [question, { ...reply, status: "complete" }, done, second, denied],
+      }),
+    });
+    const image = await screen.findByRole("img", { name: "Image 1 from mcp__files__read_text_file" });
+    expect(image.getAttribute("src")).toBe("data:image/png;base64,iVBORw0KGgo=");
+    const links = screen.getByRole("list", { name: "Links from mcp__files__read_text_file" });
+    const web = within(links).getByRole("link", { name: "The spec" });
+    expect(web.getAttribute("href")).toBe("https://example.com/spec");
+    expect(web.getAttribute("rel")).toContain("noopener");
+    expect(links.textContent).toContain("file:///tmp/notes/todo.txt");
+    const outcomes = [...document.querySelectorAll(".tool-call-outcome")].map((e) => e.textContent);
+    expect(outcomes).toEqual(["Done", "Denied"]);
+  });
 });

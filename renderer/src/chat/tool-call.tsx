@@ -5,7 +5,8 @@
 import { ChevronRight, Wrench } from "lucide-react";
 import { useTranscript } from "../stores/chat-context.js";
 import { selectToolResult } from "../stores/transcript-store.js";
-import { McpCallProgress, useMcpCallOutcome } from "./mcp/mcp-call-progress.js";
+import { McpCallProgress, mcpMetaOf, useMcpCallOutcome } from "./mcp/mcp-call-progress.js";
+import { McpResultExtras } from "./mcp/mcp-result-extras.js";
 
 export interface ToolCallView {
   id: string;
@@ -26,8 +27,9 @@ export function ToolCall({ call }: { call: ToolCallView }) {
   const status = typeof result?.meta?.toolStatus === "string" ? result.meta.toolStatus : null;
   const failed = status !== null && status !== "ok";
   const explanation = typeof result?.meta?.explanation === "string" ? result.meta.explanation : null;
-  const mcpOutcome = useMcpCallOutcome(call.id);
-  const outcome = !result ? (mcpOutcome ?? "Running…") : failed ? "Failed" : "Done";
+  const mcp = mcpMetaOf(result?.meta);
+  const mcpOutcome = useMcpCallOutcome(call.id, mcp, result !== undefined);
+  const outcome = mcpOutcome ?? (!result ? "Running…" : failed ? "Failed" : "Done");
   return (
     <div className={`tool-call${failed ? " tool-call-failed" : ""}`}>
       <details>
@@ -49,6 +51,7 @@ export function ToolCall({ call }: { call: ToolCallView }) {
         </div>
       </details>
       {result ? null : <McpCallProgress callId={call.id} />}
+      {mcp ? <McpResultExtras meta={mcp} tool={call.name} /> : null}
       {failed && explanation ? <p className="tool-call-explanation">{explanation}</p> : null}
     </div>
   );

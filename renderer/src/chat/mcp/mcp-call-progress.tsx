@@ -1,17 +1,36 @@
 /**
  * An MCP tool call's live state on its card (docs/contract.md §13.3): "Waiting for approval" until
- * the person answers, then the server's progress (a bar when it gives a total, and its message).
+ * the person answers, then the server's progress (a bar when it gives a total, and its message);
+ * once it ended, a denial, timeout or cancel says so (from the result's `meta.mcp`, so a reload
+ * keeps it).
  */
 import { useMcpRequests } from "../../stores/stores-context.js";
 
-/** The card's outcome word while the call has no result, or null when it isn't an MCP call. */
-export function useMcpCallOutcome(callId: string): string | null {
-  const state = useMcpRequests((s) => s.toolCalls[callId]?.state);
-  if (state === "waiting_approval") return "Waiting for approval";
-  if (state === "denied") return "Denied";
-  if (state === "timeout") return "Timed out";
-  if (state === "cancelled") return "Cancelled";
-  return null;
+const endedWords: Partial<Record<string, string>> = {
+  denied: "Denied",
+  timeout: "Timed out",
+  cancelled: "Cancelled",
+};
+
+/** The MCP part of a tool result's meta (`meta.mcp`), as the host writes it. */
+export interface McpResultMeta {
+  state?: string;
+  images?: { mimeType: string; data: string }[];
+  links?: { uri: string; name: string; mimeType?: string }[];
+}
+
+export const mcpMetaOf = (meta: { [key: string]: unknown } | undefined): McpResultMeta | null =>
+  typeof meta?.mcp === "object" && meta.mcp !== null ? (meta.mcp as McpResultMeta) : null;
+
+/** The card's outcome word for an MCP call, or null to keep the card's own. */
+export function useMcpCallOutcome(
+  callId: string,
+  result: McpResultMeta | null,
+  hasResult: boolean,
+): string | null {
+  const live = useMcpRequests((s) => s.toolCalls[callId]?.state);
+  if (!hasResult) return live === "waiting_approval" ? "Waiting for approval" : null;
+  return endedWords[result?.state ?? ""] ?? null;
 }
 
 export function McpCallProgress({ callId }: { callId: string }) {
