@@ -10,6 +10,7 @@ import { SettingsStore } from "./config/settings-store.js";
 import { mapServiceError } from "./error-mapping.js";
 import { EventHub } from "./events.js";
 import { ChatEngine } from "./llm/chat-engine.js";
+import { createMcpHost, type McpHost } from "./mcp/mcp-host.js";
 import { mcpHandlers } from "./mcp/mcp-rpc.js";
 import { createAgentLog, type AgentLog } from "./logging/agent-log.js";
 import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
@@ -70,6 +71,8 @@ export interface HostOptions {
   pluginTimings?: PluginTimings;
   /** Page frames' tokens, when the transport made them before the host started (web mode). */
   pageSessions?: PageSessions;
+  /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
+  mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
 
 export interface PluginTimings {
@@ -107,6 +110,8 @@ export interface Host {
   keychain: KeychainStatus;
   /** Plugin page frames' tokens (docs/contract.md §8, §11); the transports check them. */
   pageSessions: PageSessions;
+  /** MCP servers (docs/contract.md §13); they start with the warm-up, or at `mcp.start()`. */
+  mcp: McpHost;
   close(): Promise<void>;
 }
 
@@ -175,6 +180,18 @@ export function createHost(options: HostOptions): Host {
     log,
     currentRoute: (sessionId) => sessionAccess.sessions?.currentRoute(sessionId) ?? null,
     bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+  });
+  const mcp = createMcpHost({
+    home: options.home,
+    settings,
+    events,
+    vault: options.vault,
+    engine,
+    slots: auxiliaryTasks,
+    log,
+    redact: (text) => redactor.redact(text, { force: true }),
+    bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+    ...options.mcp,
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
   const sessionStore = new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock });
@@ -248,6 +265,7 @@ export function createHost(options: HostOptions): Host {
     engine,
     hooks,
     tools,
+    external: mcp.chatTools,
     commands,
     log,
     clock,
@@ -318,7 +336,7 @@ export function createHost(options: HostOptions): Host {
     ...pluginHandlers(plugins, consent, options.openFolder),
     ...pageSessionHandlers(pageSessions, plugins),
     ...sessionHandlers(sessions),
-    ...mcpHandlers(),
+    ...mcpHandlers(mcp),
   };
 
   const router = createRouter(
@@ -340,6 +358,8 @@ export function createHost(options: HostOptions): Host {
     [
       { name: "http", run: warmUpHttpFetch },
       { name: "validators", run: () => prepareValidators(["session.create", "session.send"]) },
+      // MCP servers start once the host serves, in parallel, never holding up start-up (§13.2).
+      { name: "mcp", run: () => mcp.start() },
     ],
     log,
   );
@@ -361,8 +381,10 @@ export function createHost(options: HostOptions): Host {
     redact: (text, opts) => redactor.redact(text, opts),
     keychain,
     pageSessions,
+    mcp,
     async close() {
       warmUp.cancel();
+      await mcp.close();
       idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();
       await pluginRuntime.close();

@@ -8,6 +8,7 @@ import type { Settings } from "../config/config-schema.js";
 import type { Route } from "../llm/route.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { Compactor } from "./compaction.js";
+import type { ExternalTools } from "./external-tools.js";
 import type { ImageDescriber } from "./image-description.js";
 import { runModelStep, type ModelStepDeps } from "./stream-step.js";
 import { requestMessages } from "./request-builder.js";
@@ -21,6 +22,8 @@ export const DEFAULT_MAX_ITERATIONS = 16;
 
 export interface AgentLoopDeps extends ModelStepDeps {
   tools: ToolRegistry;
+  /** MCP servers' tools (docs/contract.md §13.3); offered to chat turns only, never inside a fork. */
+  external?: ExternalTools;
   /** Summarises the oldest turns when a request would pass 75 % of the context window. */
   compactor?: Compactor;
   /** Describes attached images through the vision slot when the main model is text-only. */
@@ -59,11 +62,12 @@ export interface AgentLoopResult {
 export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): Promise<AgentLoopResult> {
   const { sessionId, turnId, gatewaySessionKey, signal } = input;
   const maxIterations = deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+  const external = input.turnOrigin ? undefined : deps.external;
   const driver: LoopDriver = {
     async prepare() {
       input.takeSteers();
       if (signal.aborted) return null;
-      const tools = toolDefinitions(deps.tools);
+      const tools = [...toolDefinitions(deps.tools), ...(external?.definitions() ?? [])];
       const route = input.routes[0];
       const beforeRequest = {
         ...(input.persistUser ? { beforeRequest: input.persistUser } : {}),
@@ -114,7 +118,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
       return step.kind === "error" ? { kind: "error", error: step.error, text } : { kind: "stopped", text };
     },
     runTool: (call) =>
-      runToolCall(deps, call, {
+      runToolCall({ tools: deps.tools, hooks: deps.hooks, external }, call, {
         sessionId,
         gatewaySessionKey,
         signal,
@@ -131,6 +135,7 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
           toolCallId: call.id,
           toolName: call.function.name,
           toolStatus: run.status,
+          ...run.meta,
           ...(run.explanation ? { explanation: deps.engine.redact(run.explanation) } : {}),
         },
       });

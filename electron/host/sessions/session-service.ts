@@ -46,6 +46,7 @@ import {
 } from "./turn-types.js";
 import type { SessionRecord, UsageRow } from "./types.js";
 import { isUsageCategory, usageEntry } from "./usage-ledger.js";
+import type { ExternalTools } from "./external-tools.js";
 
 export interface SessionServiceDeps {
   store: StoreHandle;
@@ -54,6 +55,8 @@ export interface SessionServiceDeps {
   engine: ChatEngine;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  /** MCP servers' tools for chat turns (docs/contract.md §13.3). */
+  external?: ExternalTools;
   commands: CommandRegistry;
   log: AgentLog;
   clock: Clock;
@@ -246,6 +249,8 @@ export class SessionService {
     if (input.kind === "steer" && !input.text) {
       throw new SessionInputError("Write the guidance after /steer, for example: /steer keep it short");
     }
+    // A new message answers a waiting MCP approval with "deny" (docs/contract.md §13.3).
+    this.deps.external?.interruptWaiting(sessionId);
     return this.busy.send({
       session,
       text: input.text,

@@ -6,6 +6,8 @@
 import type { ToolCall, ToolDefinition } from "../llm/chat-request.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
+import type { ExternalTools } from "./external-tools.js";
+import type { JsonValue } from "./types.js";
 
 /** `aborted`: the turn was stopped while the tool ran; nothing is recorded for it. */
 export type ToolRunStatus = "ok" | "error" | "blocked" | "aborted";
@@ -16,6 +18,8 @@ export interface ToolRun {
   content: string;
   /** A `post_tool_call` hook's one-sentence explanation, shown under the call. */
   explanation?: string;
+  /** More facts for the tool message's meta (an MCP call's state, images and links). */
+  meta?: Record<string, JsonValue>;
 }
 
 export interface ToolScope {
@@ -34,12 +38,16 @@ export function toolDefinitions(tools: ToolRegistry): ToolDefinition[] {
 }
 
 export async function runToolCall(
-  deps: { tools: ToolRegistry; hooks: HookRegistry },
+  /** `external`: the chat's MCP tools; absent in a fork, which never reaches them. */
+  deps: { tools: ToolRegistry; hooks: HookRegistry; external?: ExternalTools | undefined },
   call: ToolCall,
   scope: ToolScope,
 ): Promise<ToolRun> {
   const name = call.function.name;
   const tool = deps.tools.get(name);
+  if (!tool && deps.external?.owns(name) && !scope.turnOrigin) {
+    return runExternalToolCall(deps.external, deps.hooks, call, scope);
+  }
   if (!tool) {
     const known = deps.tools.list().map((t) => t.name);
     return fail(`Error: there is no tool named "${name}". Available tools: ${known.join(", ") || "none"}.`);
@@ -105,6 +113,40 @@ export async function runToolCall(
     }
   }
   return { status, content, ...(explanation ? { explanation } : {}) };
+}
+
+/** An MCP tool: the same `pre_tool_call` gate, then the MCP client's own path (approval, progress, timeout). */
+async function runExternalToolCall(
+  external: ExternalTools,
+  hooks: HookRegistry,
+  call: ToolCall,
+  scope: ToolScope,
+): Promise<ToolRun> {
+  const name = call.function.name;
+  let args: unknown = {};
+  try {
+    args = call.function.arguments.trim() ? JSON.parse(call.function.arguments) : {};
+  } catch {
+    // The MCP path answers bad JSON itself; the gate sees no arguments.
+  }
+  const gate = await hooks.gateTool({
+    sessionId: scope.sessionId,
+    gatewaySessionKey: scope.gatewaySessionKey,
+    toolName: name,
+    args,
+    turnOrigin: scope.turnOrigin,
+  });
+  if (gate.blocked) {
+    return {
+      status: "blocked",
+      content: `Error: the tool call was blocked by plugin '${gate.pluginId}': ${gate.reason}`,
+    };
+  }
+  return external.run(call, {
+    sessionId: scope.sessionId,
+    gatewaySessionKey: scope.gatewaySessionKey,
+    signal: scope.signal,
+  });
 }
 
 function isReportedFailure(value: unknown): boolean {

@@ -19,6 +19,7 @@ import type { SessionStore } from "./session-store.js";
 import { MessageNotSavedError, type PersistMessage, type Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
 import type { Compactor } from "./compaction.js";
+import type { ExternalTools } from "./external-tools.js";
 import type { ImageDescriber } from "./image-description.js";
 import type { SessionRecord, SessionSnapshot } from "./types.js";
 
@@ -26,6 +27,8 @@ export interface TurnRunnerDeps {
   engine: ChatEngine;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  /** MCP servers' tools for chat turns (docs/contract.md §13.3). */
+  external?: ExternalTools;
   transcript: Transcript;
   store: () => SessionStore;
   settings: SettingsStore;

@@ -1,0 +1,91 @@
+/**
+ * An MCP tool result as the model reads it (docs/contract.md §13.3 step 4): text as is, embedded
+ * resources as text, images and resource links kept for the card (and named to the model),
+ * `structuredContent` as JSON when no text says it, `isError` as an error. Unicode tag characters
+ * (U+E0000–E007F, a prompt-injection carrier) are stripped; more than 256 KB of text is cut with a note.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+export const MAX_RESULT_BYTES = 256 * 1024;
+/** An image larger than this is named but not kept for the card. */
+const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+
+export interface ConvertedResult {
+  isError: boolean;
+  text: string;
+  images: { mimeType: string; data: string }[];
+  links: { uri: string; name: string; mimeType?: string }[];
+}
+
+const TAG_CHARACTERS = /[\u{E0000}-\u{E007F}]/gu;
+
+export function stripTagCharacters(text: string): string {
+  return text.replace(TAG_CHARACTERS, "");
+}
+
+export function convertToolResult(result: CallToolResult): ConvertedResult {
+  const parts: string[] = [];
+  const images: ConvertedResult["images"] = [];
+  const links: ConvertedResult["links"] = [];
+  for (const item of result.content ?? []) {
+    switch (item.type) {
+      case "text":
+        parts.push(item.text);
+        break;
+      case "image": {
+        const bytes = Math.floor((item.data.length * 3) / 4);
+        if (bytes <= MAX_IMAGE_BYTES) images.push({ mimeType: item.mimeType, data: item.data });
+        parts.push(`[image ${item.mimeType}, ${formatBytes(bytes)}, shown to the person]`);
+        break;
+      }
+      case "audio":
+        parts.push(`[audio ${item.mimeType}, ${formatBytes(Math.floor((item.data.length * 3) / 4))}]`);
+        break;
+      case "resource": {
+        const resource = item.resource;
+        if ("text" in resource && typeof resource.text === "string") {
+          parts.push(
+            `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}:\n${resource.text}`,
+          );
+        } else {
+          const size = "blob" in resource ? Math.floor((String(resource.blob).length * 3) / 4) : 0;
+          parts.push(
+            `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}, ${formatBytes(size)} of binary data]`,
+          );
+        }
+        break;
+      }
+      case "resource_link":
+        links.push({ uri: item.uri, name: item.name, ...(item.mimeType ? { mimeType: item.mimeType } : {}) });
+        parts.push(`Link: ${item.name} <${item.uri}>${item.description ? ` — ${item.description}` : ""}`);
+        break;
+      default:
+        parts.push(`[${(item as { type: string }).type} content]`);
+    }
+  }
+  if (result.structuredContent !== undefined && !parts.some((p) => p.trim())) {
+    parts.push(JSON.stringify(result.structuredContent));
+  }
+  return {
+    isError: result.isError === true,
+    text: cutToLimit(stripTagCharacters(parts.join("\n"))),
+    images,
+    links,
+  };
+}
+
+/** At most MAX_RESULT_BYTES of UTF-8, cut at a character boundary, with a note saying so. */
+export function cutToLimit(text: string): string {
+  const size = Buffer.byteLength(text, "utf8");
+  if (size <= MAX_RESULT_BYTES) return text;
+  let cut = Buffer.from(text, "utf8").subarray(0, MAX_RESULT_BYTES).toString("utf8");
+  // A character split by the cut decodes as U+FFFD: drop it.
+  if (cut.endsWith("\uFFFD")) cut = cut.slice(0, -1);
+  return `${cut}\n[The result was ${formatBytes(size)}; it was cut to the first 256 KB.]`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
