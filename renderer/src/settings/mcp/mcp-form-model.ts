@@ -135,6 +135,9 @@ export function blockFromFields(
   return Object.keys(errors).length ? { errors } : { block };
 }
 
+/** The shape of an MCP server id (docs/contract.md §13.1), only to route the host's refusal to its field. */
+const idShape = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
 /**
  * Where a host refusal belongs: `invalid_params` with a key such as `mcp_servers.files.command`
  * goes under that field; an id the host refused under Server ID; anything else above the buttons.
@@ -144,8 +147,9 @@ export function fieldErrorOf(err: unknown, id: string): McpFieldErrors | null {
   const key = err.key;
   const prefix = `mcp_servers.${id}`;
   if (key === "id" || key === "mcp_servers") return { id: err.message };
-  // The block as a whole (e.g. both `command` and `url`): above the buttons.
-  if (key === prefix) return { form: err.message };
+  // The id itself (the host names `mcp_servers.<id>` for an id it refuses), or the block as a
+  // whole (e.g. both `command` and `url`), which goes above the buttons.
+  if (key === prefix) return idShape.test(id) ? { form: err.message } : { id: err.message };
   const rest = key.startsWith(`${prefix}.`) ? key.slice(prefix.length + 1) : key.replace(/^server\.?/, "");
   const head = rest.split(".")[0] ?? "";
   const byKey: Record<string, McpFieldKey> = {

@@ -75,7 +75,6 @@ function ImportBody({ onClose, onSavingChange }: { onClose(): void; onSavingChan
             className="input input-mono mcp-textarea mcp-import-text"
             rows={10}
             value={json}
-            autoFocus
             spellCheck={false}
             placeholder={
               '{\n  "mcpServers": {\n    "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/notes"]}\n  }\n}'

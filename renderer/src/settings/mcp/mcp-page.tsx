@@ -30,7 +30,6 @@ export function McpPage() {
     void load();
   }, [load]);
 
-  const hasServers = servers.kind === "ready" && servers.data.length > 0;
   const addButton = (
     <Button
       variant="primary"
@@ -54,7 +53,8 @@ export function McpPage() {
       action={
         <div className="mcp-page-actions">
           {importButton}
-          {hasServers ? addButton : null}
+          {/* Always here (not in the empty state): focus comes back to it when its dialog closes. */}
+          {addButton}
         </div>
       }
     >
@@ -65,8 +65,8 @@ export function McpPage() {
         onRetry={load}
         label="MCP servers"
         empty={
-          <EmptyState icon={<Plug size={20} />} title="No MCP servers yet" action={addButton}>
-            Add a server that runs on this computer or one at a URL, or import the `mcpServers` JSON of Claude
+          <EmptyState icon={<Plug size={20} />} title="No MCP servers yet">
+            Add a server that runs on this computer or one at a URL, or import the mcpServers JSON of Claude
             Desktop.
           </EmptyState>
         }

@@ -104,7 +104,8 @@ export function McpServerForm({
         if (input) input.value = "";
       }
     } catch (err) {
-      setErrors(fieldErrorOf(err, id) ?? { secrets: describeError(err) });
+      // A secret refused (its name, or no keychain): under the secrets, whatever key the host named.
+      setErrors({ secrets: describeError(err) });
       setBusy(false);
       return;
     }
@@ -126,7 +127,6 @@ export function McpServerForm({
             className="input input-mono"
             type="text"
             readOnly={server !== null}
-            autoFocus={server === null}
             placeholder="e.g. files"
           />
         )}
