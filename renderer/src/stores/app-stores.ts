@@ -11,6 +11,7 @@ import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js"
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
 import { createHostStore, type HostState } from "./host-store.js";
+import { createMcpCatalogStore, type McpCatalogState } from "./mcp-catalog-store.js";
 import { createMcpRequestsStore, type McpRequestsState } from "./mcp-requests-store.js";
 import { createMcpServersStore, type McpServersState } from "./mcp-servers-store.js";
 import { connectMcpStores } from "./mcp-wiring.js";
@@ -39,6 +40,8 @@ export interface AppStores {
   /** MCP servers (Settings → MCP) and what they wait on the person for (the chat's cards). */
   mcpServers: StoreApi<McpServersState>;
   mcpRequests: StoreApi<McpRequestsState>;
+  /** Ready servers' prompts and resources, for the composer. */
+  mcpCatalog: StoreApi<McpCatalogState>;
 }
 
 export function createAppStores(client: HermesClient): AppStores {
@@ -68,6 +71,7 @@ export function createAppStores(client: HermesClient): AppStores {
     connectActionItems: actionItems.connect,
     mcpServers: createMcpServersStore(client),
     mcpRequests: createMcpRequestsStore(client),
+    mcpCatalog: createMcpCatalogStore(client),
   };
 }
 

@@ -4,6 +4,7 @@ import { useStore } from "zustand";
 import type { AppStores } from "./app-stores.js";
 import type { AuxiliaryState } from "./auxiliary-store.js";
 import type { HostState } from "./host-store.js";
+import type { McpCatalogState } from "./mcp-catalog-store.js";
 import type { McpRequestsState } from "./mcp-requests-store.js";
 import type { McpServersState } from "./mcp-servers-store.js";
 import type { MainModelState } from "./main-model-store.js";
@@ -38,3 +39,5 @@ export const useMcpServers = <T,>(selector: (state: McpServersState) => T): T =>
   useStore(useStores().mcpServers, selector);
 export const useMcpRequests = <T,>(selector: (state: McpRequestsState) => T): T =>
   useStore(useStores().mcpRequests, selector);
+export const useMcpCatalog = <T,>(selector: (state: McpCatalogState) => T): T =>
+  useStore(useStores().mcpCatalog, selector);
