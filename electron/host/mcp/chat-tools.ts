@@ -18,12 +18,13 @@ import { needsApproval } from "./mcp-manager.js";
 import type { PendingRequests } from "./pending-requests.js";
 import type { ServerConnection } from "./server-connection.js";
 import { convertToolResult } from "./tool-result.js";
+import { callHelper, isHelper, type HelperName } from "./helper-tools.js";
 import { MCP_TOOL_PREFIX } from "./tool-names.js";
 
 export const DENIED_TEXT = "The user denied this tool call.";
 
 export class McpChatTools implements ExternalTools {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
   private readonly validators = new Map<string, ValidateFunction | null>();
   /** Sessions whose tool calls run on each server now, latest last (sampling is billed to them). */
   private readonly running = new Map<string, string[]>();
@@ -65,7 +66,7 @@ export class McpChatTools implements ExternalTools {
 
   async run(call: ToolCall, scope: ExternalToolScope): Promise<ExternalToolRun> {
     const name = call.function.name;
-    const found = this.deps.manager.chatTools().find((t) => t.qualifiedName === name);
+    const found = this.deps.manager.findTool(name);
     if (!found) {
       return {
         status: "error",
@@ -172,17 +173,22 @@ export class McpChatTools implements ExternalTools {
     sessions.push(scope.sessionId);
     this.running.set(serverId, sessions);
     const send = async (client: Awaited<ReturnType<ServerConnection["ready"]>>) =>
-      (await client.callTool({ name: found.tool.name, arguments: args }, undefined, {
-        signal: scope.signal,
-        timeout: connection.config.callTimeoutMs,
-        onprogress: (progress) =>
-          this.deps.events.emit("mcp.tool.progress", scope.sessionId, {
-            requestId,
-            progress: progress.progress,
-            ...(progress.total !== undefined ? { total: progress.total } : {}),
-            ...(progress.message !== undefined ? { message: progress.message } : {}),
-          }),
-      })) as CallToolResult;
+      isHelper(found.tool)
+        ? callHelper(client, found.tool.name as HelperName, args, {
+            signal: scope.signal,
+            timeout: connection.config.callTimeoutMs,
+          })
+        : ((await client.callTool({ name: found.tool.name, arguments: args }, undefined, {
+            signal: scope.signal,
+            timeout: connection.config.callTimeoutMs,
+            onprogress: (progress) =>
+              this.deps.events.emit("mcp.tool.progress", scope.sessionId, {
+                requestId,
+                progress: progress.progress,
+                ...(progress.total !== undefined ? { total: progress.total } : {}),
+                ...(progress.message !== undefined ? { message: progress.message } : {}),
+              }),
+          })) as CallToolResult);
     try {
       try {
         return await send(await connection.ready());

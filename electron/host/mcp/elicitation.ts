@@ -12,7 +12,7 @@ import type { ElicitationAnswer, PendingRequests } from "./pending-requests.js";
 import type { McpServerConfig } from "./server-config.js";
 
 export class ElicitationHandler {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
 
   constructor(
     private readonly deps: { pending: PendingRequests; sessionOf: (serverId: string) => string | null },

@@ -15,6 +15,7 @@ import { ServerLog } from "./server-log.js";
 import type { ServerRequestHandlers } from "./server-requests.js";
 import { loginShellPath } from "./shell-path.js";
 import { qualifiedToolName, toolEnabled } from "./tool-names.js";
+import { helperTools } from "./helper-tools.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 
 export interface McpManagerDeps {
@@ -108,10 +109,25 @@ export class McpManager {
 
   /** Every ready server's enabled tools under their qualified names (docs/contract.md §13.2). */
   chatTools(): ChatTool[] {
+    return this.knownTools((connection) => connection.status === "ready");
+  }
+
+  /**
+   * A tool the model named, on a ready server or one that is restarting (its tools as last
+   * listed): the call then waits for the restart instead of failing.
+   */
+  findTool(qualifiedName: string): ChatTool | undefined {
+    return this.knownTools((c) => c.config.enabled && c.status !== "disabled").find(
+      (t) => t.qualifiedName === qualifiedName,
+    );
+  }
+
+  private knownTools(include: (connection: ServerConnection) => boolean): ChatTool[] {
     const tools: ChatTool[] = [];
     for (const { connection } of this.entries.values()) {
-      if (connection.status !== "ready") continue;
-      for (const tool of connection.lists.tools) {
+      if (!include(connection)) continue;
+      const helpers = helperTools(connection.client?.getServerCapabilities() ?? {}, connection.lists.tools);
+      for (const tool of [...connection.lists.tools, ...helpers]) {
         if (!toolEnabled(connection.config, tool.name)) continue;
         tools.push({ qualifiedName: qualifiedToolName(connection.config.id, tool.name), connection, tool });
       }

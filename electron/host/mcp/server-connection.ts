@@ -130,10 +130,11 @@ export class ServerConnection {
     let exited: string | null = null;
     transport.onclose = () => {
       if (generation !== this.generation) return;
-      exited = this.exitDescription(transport);
+      exited = this.exitDescriptionIfGone(transport);
       if (this.status === "ready") {
-        log.note(`connection closed: ${exited}`);
-        this.failed(generation, exited);
+        const why = exited ?? "the server closed the connection";
+        log.note(`connection closed: ${why}`);
+        this.failed(generation, why);
       }
     };
     transport.onerror = (error) => {
@@ -268,7 +269,7 @@ export class ServerConnection {
     if (generation !== this.generation || this.stopped) return;
     this.deps.log.note(`error: ${message}`);
     this.client = null;
-    this.lists = { tools: [], resources: 0, prompts: 0 };
+    // The lists stay: a call to a known tool restarts the server at once rather than failing.
     this.setStatus("error", message);
     void this.closeTransport();
     const delay = Math.min(
@@ -283,10 +284,6 @@ export class ServerConnection {
       void this.start();
     }, delay);
     this.retryTimer.unref?.();
-  }
-
-  private exitDescription(transport: Transport): string {
-    return this.exitDescriptionIfGone(transport) ?? "the server closed the connection";
   }
 
   /** "exited with code 3: <stderr tail>" once a stdio child has exited, else null. */
