@@ -25,7 +25,8 @@ export const DENIED_TEXT = "The user denied this tool call.";
 
 export class McpChatTools implements ExternalTools {
   private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-  private readonly validators = new Map<string, ValidateFunction | null>();
+  /** Per tool as listed (a re-listed tool is a new object, so a changed schema is compiled again). */
+  private readonly validators = new WeakMap<Tool, ValidateFunction | null>();
   /** Sessions whose tool calls run on each server now, latest last (sampling is billed to them). */
   private readonly running = new Map<string, string[]>();
   private readonly requestIds = new Set<string>();
@@ -172,14 +173,21 @@ export class McpChatTools implements ExternalTools {
     const sessions = this.running.get(serverId) ?? [];
     sessions.push(scope.sessionId);
     this.running.set(serverId, sessions);
+    // The SDK leaves its abort listener on the signal it is given: each call gets its own, linked
+    // to the turn's and unlinked after, so a long turn does not pile listeners on the turn's signal.
+    const perCall = new AbortController();
+    const forward = () => perCall.abort(scope.signal.reason);
+    if (scope.signal.aborted) forward();
+    else scope.signal.addEventListener("abort", forward, { once: true });
+    const signal = perCall.signal;
     const send = async (client: Awaited<ReturnType<ServerConnection["ready"]>>) =>
       isHelper(found.tool)
         ? callHelper(client, found.tool.name as HelperName, args, {
-            signal: scope.signal,
+            signal,
             timeout: connection.config.callTimeoutMs,
           })
         : ((await client.callTool({ name: found.tool.name, arguments: args }, undefined, {
-            signal: scope.signal,
+            signal,
             timeout: connection.config.callTimeoutMs,
             onprogress: (progress) =>
               this.deps.events.emit("mcp.tool.progress", scope.sessionId, {
@@ -197,6 +205,7 @@ export class McpChatTools implements ExternalTools {
         return await send(await connection.renewSession());
       }
     } finally {
+      scope.signal.removeEventListener("abort", forward);
       const index = sessions.lastIndexOf(scope.sessionId);
       if (index >= 0) sessions.splice(index, 1);
     }
@@ -212,15 +221,14 @@ export class McpChatTools implements ExternalTools {
 
   /** The ajv errors in a sentence, or null when the arguments fit. */
   private checkArguments(tool: Tool, args: Record<string, unknown>): string | null {
-    const key = JSON.stringify(tool.inputSchema);
-    let validate = this.validators.get(key);
+    let validate = this.validators.get(tool);
     if (validate === undefined) {
       try {
         validate = this.ajv.compile(tool.inputSchema);
       } catch {
         validate = null; // A schema ajv can't compile is the server's problem; the server checks.
       }
-      this.validators.set(key, validate);
+      this.validators.set(tool, validate);
     }
     if (!validate || validate(args)) return null;
     return (validate.errors ?? [])

@@ -61,6 +61,7 @@ export class McpManager {
   /** Brings the connections in line with the settings; never waits for a server. */
   reconcile(): void {
     if (!this.started) return;
+    this.index = null;
     const blocks = this.deps.settings.get().mcp_servers;
     for (const [id, entry] of [...this.entries]) {
       if (!(id in blocks)) {
@@ -104,6 +105,7 @@ export class McpManager {
     await entry.connection.stop();
     const connection = this.connect(id, this.deps.settings.get().mcp_servers[id] ?? {});
     this.entries.set(id, { block: entry.block, connection });
+    this.index = null;
     if (connection.config.enabled) await connection.start();
   }
 
@@ -117,10 +119,14 @@ export class McpManager {
    * listed): the call then waits for the restart instead of failing.
    */
   findTool(qualifiedName: string): ChatTool | undefined {
-    return this.knownTools((c) => c.config.enabled && c.status !== "disabled").find(
-      (t) => t.qualifiedName === qualifiedName,
+    // Looked up on every call: an index, dropped whenever a status, a list or a block changes.
+    this.index ??= new Map(
+      this.knownTools((c) => c.config.enabled && c.status !== "disabled").map((t) => [t.qualifiedName, t]),
     );
+    return this.index.get(qualifiedName);
   }
+
+  private index: Map<string, ChatTool> | null = null;
 
   private knownTools(include: (connection: ServerConnection) => boolean): ChatTool[] {
     const tools: ChatTool[] = [];
@@ -210,6 +216,7 @@ export class McpManager {
       onChange: (what) => {
         // A replaced connection's late news is not news.
         if (this.entries.get(id)?.connection !== connection) return;
+        this.index = null;
         if (what === "status") {
           this.deps.events.emit("mcp.status", null, {
             id,

@@ -161,6 +161,43 @@ describe("an MCP tool call in chat", () => {
     expect(finished.map((f) => f.status)).toEqual(["ok", "ok"]);
   });
 
+  it("a queued turn's tool call asks too; a steer while waiting denies the waiting call", async () => {
+    rig.main.enqueue(
+      call("mcp__everything__echo", { message: "first" }, "q1"),
+      "First done.",
+      call("mcp__everything__echo", { message: "queued" }, "q2"),
+      "Queued done.",
+    );
+    const { sessionId } = await startTurn();
+    const first = await approvalFor(sessionId);
+    await rig.ok("session.send", { sessionId, text: "then echo queued", mode: "queue" });
+    await waitFor(() => rig.events("mcp.request.closed").some((c) => c.requestId === first.requestId));
+    const queued = await rig.waitForEvent(
+      "mcp.approval_required",
+      (p: any) => p.sessionId === sessionId && p.requestId === "q2",
+    );
+    await rig.ok("mcp.approve", { requestId: queued.requestId, decision: "once" });
+    await rig.idle(sessionId);
+    expect((await toolMessages(sessionId)).map((m: any) => m.content)).toEqual([
+      "The user denied this tool call.",
+      "Echo: queued",
+    ]);
+
+    rig.frames.length = 0;
+    rig.main.enqueue(call("mcp__everything__echo", { message: "steered" }, "s1"), "Steered answer.");
+    await rig.ok("session.send", { sessionId, text: "echo again" });
+    const steered = await approvalFor(sessionId);
+    const { disposition } = await rig.ok("session.send", { sessionId, text: "skip that", mode: "steer" });
+    expect(disposition).toBe("steered");
+    await rig.idle(sessionId);
+    expect(rig.events("mcp.request.closed")).toContainEqual({
+      requestId: steered.requestId,
+      kind: "approval",
+      outcome: "denied",
+    });
+    expect((await toolMessages(sessionId)).at(-1).content).toBe("The user denied this tool call.");
+  });
+
   it("asks for an injected turn's tool call too", async () => {
     rig.main.enqueue(call("mcp__everything__echo", { message: "from plugin" }), "Done.");
     const { sessionId } = await rig.ok("session.create", { title: "Injected" });
