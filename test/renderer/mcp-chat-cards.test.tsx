@@ -174,12 +174,13 @@ describe("MCP cards in the chat", () => {
     expect(await screen.findByRole("region", { name: /files wants to run read_text_file/ })).toBeTruthy();
   });
 
-  it("shows what a sampling request asks and answers Approve", async () => {
+  it("shows what a sampling request asks (from whichever chat) and answers Approve", async () => {
     const client = await openChat({ "mcp.sampling.respond": () => ({}) });
     const sampling: McpSamplingRequest = {
       requestId: "smp_1",
       server: "everything",
-      sessionId: null,
+      // Another chat's tool call led to it: it shows in the open chat all the same.
+      sessionId: "s2",
       messages: [{ role: "user", text: "Write a haiku about files" }],
       systemPrompt: "You are terse.",
       maxTokens: 100,
