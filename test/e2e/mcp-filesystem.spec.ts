@@ -18,6 +18,7 @@ import {
   openChatFromSidebar,
   openMcpSettings,
   startToolQuotingProvider,
+  worstContrast,
 } from "./mcp-ui.js";
 
 let provider: FakeProvider;
@@ -63,6 +64,8 @@ test("adds the filesystem server; the chat asks first, Allow once reads the file
   await expect(card).toBeVisible();
   await expect(card.getByLabel("Arguments")).toContainText(file);
   await expect(page.locator(".tool-call-outcome")).toHaveText("Waiting for approval");
+  const worst = await worstContrast(page, ".mcp-requests *");
+  expect(worst.ratio, worst.text).toBeGreaterThanOrEqual(4.5);
   await card.getByRole("button", { name: "Allow once" }).click();
 
   await expect(card).toHaveCount(0);

@@ -5,7 +5,7 @@
  */
 import { rm } from "node:fs/promises";
 import { expect, test, uniqueSuffix } from "./fixtures/app-test.js";
-import { filesystemServerEntry, mcpRow, notesFolder, openMcpSettings } from "./mcp-ui.js";
+import { filesystemServerEntry, mcpRow, notesFolder, openMcpSettings, worstContrast } from "./mcp-ui.js";
 
 test("imports Claude Desktop JSON: added servers start, skipped ones say why", async ({ page, hermes }) => {
   const { dir } = await notesFolder("hello");
@@ -74,3 +74,36 @@ test("a block the host refuses shows its error next to the field, and nothing is
   await expect(url).toHaveValue("ftp://example.com/mcp");
   expect((await hermes.readConfig()) ?? "").not.toContain("mcp_servers");
 });
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`Settings → MCP's text reaches WCAG AA contrast (${scheme})`, async ({ page, hermes }) => {
+    const { dir } = await notesFolder("hello");
+    try {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(hermes.launchUrl);
+      const rpc = await hermes.rpc();
+      await rpc.call("mcp.save", {
+        id: "files",
+        server: { command: process.execPath, args: [filesystemServerEntry, dir] },
+      });
+      await rpc.call("mcp.save", {
+        id: "ghost",
+        server: { command: `hermes-no-such-command-${uniqueSuffix()}` },
+      });
+      await openMcpSettings(page);
+      await expect(mcpRow(page, "files").getByText("Ready", { exact: true })).toBeVisible({
+        timeout: 30_000,
+      });
+      await expect(mcpRow(page, "ghost").getByText("Error", { exact: true })).toBeVisible({
+        timeout: 30_000,
+      });
+      await mcpRow(page, "files")
+        .getByText(/^Tools \(/)
+        .click();
+      const worst = await worstContrast(page, ".settings-page *");
+      expect(worst.ratio, worst.text).toBeGreaterThanOrEqual(4.5);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -80,3 +80,57 @@ export async function openChatFromSidebar(page: Page): Promise<void> {
     .getByRole("button", { name: "Chat", exact: true })
     .click();
 }
+
+/**
+ * The lowest WCAG contrast ratio of the text directly inside `selector`'s elements on the page:
+ * each text colour against its background, composited up the ancestors (alpha backgrounds over
+ * what is behind them). Returns the worst element with its ratio, to name it when it fails.
+ */
+export async function worstContrast(page: Page, selector: string): Promise<{ ratio: number; text: string }> {
+  return page.evaluate((sel) => {
+    type Rgba = [number, number, number, number];
+    const parse = (color: string): Rgba => {
+      const probe = document.createElement("canvas").getContext("2d");
+      if (!probe) throw new Error("no canvas");
+      probe.fillStyle = "#000";
+      probe.fillStyle = color;
+      probe.clearRect(0, 0, 1, 1);
+      probe.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+      return [r ?? 0, g ?? 0, b ?? 0, (a ?? 255) / 255];
+    };
+    const over = (top: Rgba, under: Rgba): Rgba => {
+      const a = top[3] + under[3] * (1 - top[3]);
+      if (a === 0) return [0, 0, 0, 0];
+      const mix = (i: 0 | 1 | 2) => (top[i] * top[3] + under[i] * under[3] * (1 - top[3])) / a;
+      return [mix(0), mix(1), mix(2), a];
+    };
+    const background = (element: Element): Rgba => {
+      const layers: Rgba[] = [];
+      for (let at: Element | null = element; at; at = at.parentElement)
+        layers.push(parse(getComputedStyle(at).backgroundColor));
+      return layers.reduceRight<Rgba>((under, top) => over(top, under), [255, 255, 255, 1]);
+    };
+    const luminance = ([r, g, b]: Rgba) => {
+      const channel = (v: number) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    let worst = { ratio: Infinity, text: "" };
+    for (const element of Array.from(document.querySelectorAll(sel))) {
+      const own = Array.from(element.childNodes).some(
+        (n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim(),
+      );
+      if (!own || !(element as HTMLElement).offsetParent) continue;
+      const bg = background(element);
+      const fg = over(parse(getComputedStyle(element).color), bg);
+      const [hi, lo] = [luminance(fg), luminance(bg)].sort((x, y) => y - x) as [number, number];
+      const ratio = (hi + 0.05) / (lo + 0.05);
+      if (ratio < worst.ratio)
+        worst = { ratio, text: `${element.className}: ${element.textContent?.trim().slice(0, 40)}` };
+    }
+    return worst;
+  }, selector);
+}
