@@ -53,6 +53,12 @@ describe("MCP faults", () => {
     expect((await rig.server("dies")).status).toBe("disabled");
   });
 
+  it("a server that never finishes initialize: timed out after connect_timeout", async () => {
+    await rig.addServer("mute", nodeServer(script, ["silent"], { connect_timeout: 1 }));
+    const server = await rig.waitStatus("mute", "error");
+    expect(server.error).toBe("timed out after 1 s connecting");
+  });
+
   it("a call that hangs ends at the server's timeout with a clear error", async () => {
     await rig.addServer("slow", nodeServer(script, [], { approval: "never", timeout: 1 }));
     await rig.waitStatus("slow", "ready");
@@ -68,6 +74,10 @@ describe("MCP faults", () => {
     await waitFor(() => rig.events("mcp.tool.call").some((e) => e.tool === "hang" && e.state === "running"));
     stop.abort();
     expect((await pending).status).toBe("aborted");
+    // The server heard notifications/cancelled.
+    await waitFor(async () =>
+      (await rig.ok("mcp.log", { id: "slow" })).text.includes("hang: cancelled by the client"),
+    );
   });
 
   it("a crash mid-call: an error to the model, a restart, and the next call works", async () => {

@@ -4,7 +4,10 @@ import { fnmatch, qualifiedToolName, toolEnabled } from "../../../electron/host/
 import { parseClaudeDesktop, toServerId } from "../../../electron/host/mcp/mcp-import.js";
 import { convertToolResult, cutToLimit, stripTagCharacters } from "../../../electron/host/mcp/tool-result.js";
 import { findCommand } from "../../../electron/host/mcp/command-lookup.js";
-import { mergePaths } from "../../../electron/host/mcp/shell-path.js";
+import { loginShellPath, mergePaths } from "../../../electron/host/mcp/shell-path.js";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { runToolCall } from "../../../electron/host/sessions/tool-dispatch.js";
 import { ToolRegistry } from "../../../electron/host/plugins/tool-registry.js";
 import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
@@ -136,6 +139,28 @@ describe("finding a stdio command", () => {
     );
     expect(findCommand("node", process.env["PATH"] ?? "")).toMatch(/node$/);
     expect(mergePaths("/opt/bin:/usr/bin", "/usr/bin:/bin")).toBe("/opt/bin:/usr/bin:/bin");
+  });
+});
+
+describe("the login shell's PATH", () => {
+  it("is asked once from $SHELL -ilc and put before the app's own; later calls use the answer", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hermes-shell-"));
+    const shell = join(dir, "fake-login-shell");
+    // A login shell whose profile adds a folder: it runs the command it is given with that PATH.
+    writeFileSync(shell, '#!/bin/sh\nPATH="/opt/from-profile/bin:$PATH"; export PATH; eval "$2"\n');
+    chmodSync(shell, 0o755);
+    const saved = process.env["SHELL"];
+    process.env["SHELL"] = shell;
+    try {
+      const path = await loginShellPath();
+      expect(path.split(":")[0]).toBe("/opt/from-profile/bin");
+      expect(path).toContain(process.env["PATH"]!.split(":")[0]!);
+      rmSync(dir, { recursive: true, force: true });
+      expect(await loginShellPath()).toBe(path);
+    } finally {
+      process.env["SHELL"] = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
