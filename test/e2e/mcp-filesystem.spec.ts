@@ -98,3 +98,23 @@ test("Deny: the model is told the user denied the call and the file is not read"
   await expect(page.locator(".tool-call-outcome")).toHaveText("Denied");
   expect(JSON.stringify(provider.requests.map((r) => r.body))).not.toContain(secret);
 });
+
+test("Stop while the chat waits for approval closes the card and ends the turn", async ({ page, hermes }) => {
+  const { dir, file } = await notesFolder("never read");
+  folders.push(dir);
+  await setUpChat(hermes, provider);
+  await page.goto(hermes.launchUrl);
+  await addFilesServer(page, dir);
+  provider.enqueue({
+    kind: "tool_calls",
+    toolCalls: [{ id: "call_read_3", name: "mcp__files__read_text_file", arguments: { path: file } }],
+  });
+  await openChatFromSidebar(page);
+  await sendMessage(page, "Read it.");
+  const card = page.getByRole("region", { name: /files wants to run read_text_file/ });
+  await expect(card).toBeVisible();
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(card).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+  await expect(page.locator(".tool-call-outcome")).toHaveText("Cancelled");
+});

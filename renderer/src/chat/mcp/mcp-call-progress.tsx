@@ -29,7 +29,9 @@ export function useMcpCallOutcome(
   hasResult: boolean,
 ): string | null {
   const live = useMcpRequests((s) => s.toolCalls[callId]?.state);
-  if (!hasResult) return live === "waiting_approval" ? "Waiting for approval" : null;
+  // A call Stop ended has no result message: its last state says how it ended.
+  if (!hasResult)
+    return live === "waiting_approval" ? "Waiting for approval" : (endedWords[live ?? ""] ?? null);
   return endedWords[result?.state ?? ""] ?? null;
 }
 
