@@ -118,3 +118,37 @@ test("Stop while the chat waits for approval closes the card and ends the turn",
   await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
   await expect(page.locator(".tool-call-outcome")).toHaveText("Cancelled");
 });
+
+test("Always allow: the next call runs without asking, and Settings → MCP shows the tool as Always allow", async ({
+  page,
+  hermes,
+}) => {
+  const { dir, file } = await notesFolder("first and second");
+  folders.push(dir);
+  await setUpChat(hermes, provider);
+  await page.goto(hermes.launchUrl);
+  await addFilesServer(page, dir);
+  const call = (id: string) => ({
+    kind: "tool_calls" as const,
+    toolCalls: [{ id, name: "mcp__files__read_text_file", arguments: { path: file } }],
+  });
+  provider.enqueue(call("call_always_1"));
+  await openChatFromSidebar(page);
+  await sendMessage(page, "Read it once.");
+  const card = page.getByRole("region", { name: /files wants to run read_text_file/ });
+  await card.getByRole("button", { name: "Always allow" }).click();
+  await expect(replies(page).last()).toContainText("Tool said: first and second");
+
+  provider.enqueue(call("call_always_2"));
+  await sendMessage(page, "Read it again.");
+  // Each turn: the reply calling the tool, then the one quoting it.
+  await expect(replies(page)).toHaveCount(4);
+  await expect(replies(page).last()).toContainText("Tool said: first and second");
+  await expect(card).toHaveCount(0);
+
+  await openMcpSettings(page);
+  const row = mcpRow(page, "files");
+  await row.getByText(/^Tools \(/).click();
+  await expect(row.getByLabel("Approval for read_text_file")).toHaveValue("allow");
+  expect(await hermes.readConfig()).toContain("read_text_file");
+});
