@@ -15,6 +15,7 @@ import { EmptyState } from "../ui/empty-state.js";
 import { DismissibleAlert } from "../ui/inline-alert.js";
 import { ChatModelPicker } from "./chat-model-picker.js";
 import { Composer } from "./composer.js";
+import { McpRequests } from "./mcp/mcp-requests.js";
 import { ExportMenu } from "./export-menu.js";
 import { SystemPromptButton } from "./system-prompt-button.js";
 import { Transcript } from "./transcript.js";
@@ -105,6 +106,7 @@ export function ChatScreen() {
         </div>
       ) : null}
       <Transcript empty={empty} />
+      <McpRequests />
       <Composer disabledReason={disabledReason} />
     </div>
   );

@@ -18,10 +18,22 @@ import type { BusyInputMode } from "../stores/chat-model.js";
 import { matchCommands, type SlashCommand } from "../stores/composer-store.js";
 import { selectIsRunning, selectLastEditableId } from "../stores/transcript-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
+import { selectMcpServers } from "../stores/mcp-servers-store.js";
+import { useMcpServers } from "../stores/stores-context.js";
 import { AttachImageButton, PendingImages } from "./image-attach-controls.js";
 import { NextPromptChip } from "./next-prompt-chip.js";
 import { useImageAttachments } from "./image-attachments.js";
 import { SlashMenu } from "./slash-menu.js";
+import { AttachResourceButton } from "./mcp/attach-resource-dialog.js";
+import { PendingResources } from "./mcp/pending-resources.js";
+import {
+  isMcpPromptCommand,
+  promptOfDraft,
+  useMcpPromptCommands,
+  type McpPromptCommand,
+} from "./mcp/prompt-commands.js";
+import { PromptDialog } from "./mcp/prompt-dialog.js";
+import { textWithResources, useResourceAttachments } from "./mcp/resource-attachments.js";
 
 const busyHint: Record<BusyInputMode, string> = {
   queue: "A reply is being written. Sending now queues your message to run next.",
@@ -63,6 +75,10 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
   const loadSettings = useChatSettings((s) => s.load);
   const disabled = disabledReason !== null;
   const attachments = useImageAttachments();
+  const resources = useResourceAttachments();
+  const promptCommands = useMcpPromptCommands();
+  const anyMcpReady = useMcpServers((s) => selectMcpServers(s).some((server) => server.status === "ready"));
+  const [promptCommand, setPromptCommand] = useState<McpPromptCommand | null>(null);
 
   useEffect(() => {
     void loadCommands();
@@ -97,27 +113,44 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
     el.style.height = `${Math.min(el.scrollHeight, maxHeightPx)}px`;
   }, [draft]);
 
-  const matches = commands && !menuDismissed ? matchCommands(commands, draft) : [];
+  const matches = commands && !menuDismissed ? matchCommands([...commands, ...promptCommands], draft) : [];
   const menuOpen = matches.length > 0;
   const active = Math.min(activeIndex, Math.max(matches.length - 1, 0));
 
   const pick = (command: SlashCommand) => {
+    // An MCP prompt asks for its arguments, then fills the box with its text.
+    if (isMcpPromptCommand(command)) {
+      setDraft("");
+      setActiveIndex(0);
+      setPromptCommand(command);
+      return;
+    }
     setDraft(`/${command.name} `);
     setActiveIndex(0);
     input.current?.focus();
   };
 
   const submit = async () => {
-    if (disabled || (!draft.trim() && attachments.images.length === 0) || sending) return;
+    const hasAttachments = attachments.images.length > 0 || resources.resources.length > 0;
+    if (disabled || (!draft.trim() && !hasAttachments) || sending) return;
+    const named = promptOfDraft(promptCommands, draft);
+    if (named) {
+      setPromptCommand(named);
+      return;
+    }
     const text = draft;
-    const images = attachments.images.map(({ mimeType, data, name }) => ({
-      mimeType,
-      data,
-      ...(name ? { name } : {}),
-    }));
-    if (await send(text, images)) {
+    const images = [
+      ...attachments.images.map(({ mimeType, data, name }) => ({
+        mimeType,
+        data,
+        ...(name ? { name } : {}),
+      })),
+      ...resources.resources.flatMap((resource) => resource.images),
+    ];
+    if (await send(textWithResources(text, resources.resources), images)) {
       setDraft((current) => (current === text ? "" : current));
       attachments.clear();
+      resources.clear();
     }
   };
 
@@ -168,6 +201,7 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
         {disabled ? <div className="composer-disabled-reason">{disabledReason}</div> : null}
         {attachments.error ? <InlineAlert>{attachments.error}</InlineAlert> : null}
         <PendingImages images={attachments.images} onRemove={attachments.remove} />
+        <PendingResources resources={resources.resources} onRemove={resources.remove} />
         {disabled || running ? null : (
           <NextPromptChip
             sessionId={sessionId}
@@ -222,6 +256,7 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
           />
           <div className="composer-buttons">
             <AttachImageButton disabled={disabled} onFiles={(files) => void attachments.addFiles(files)} />
+            {anyMcpReady ? <AttachResourceButton disabled={disabled} onAttach={resources.add} /> : null}
             {running ? (
               <button type="button" className="composer-stop" onClick={() => void stop()} aria-label="Stop">
                 <Square size={12} aria-hidden="true" fill="currentColor" />
@@ -232,13 +267,25 @@ export function Composer({ disabledReason }: { disabledReason: ReactNode | null 
               type="button"
               className="composer-send"
               aria-label="Send"
-              disabled={disabled || sending || (!draft.trim() && attachments.images.length === 0)}
+              disabled={
+                disabled ||
+                sending ||
+                (!draft.trim() && attachments.images.length === 0 && resources.resources.length === 0)
+              }
               onClick={() => void submit()}
             >
               <ArrowUp size={16} aria-hidden="true" />
             </button>
           </div>
         </div>
+        <PromptDialog
+          command={promptCommand}
+          onClose={() => setPromptCommand(null)}
+          onInsert={(text) => {
+            setDraft(text);
+            input.current?.focus();
+          }}
+        />
         <p role="status" className="composer-status">
           {status ?? (running ? busyHint[busyMode] : "Enter to send · Shift+Enter for a new line")}
         </p>

@@ -34,7 +34,10 @@ export function SlashMenu({
           <span className="slash-option-description">
             {command.description}
             {command.source !== "built-in" ? (
-              <span className="slash-option-source"> · {command.source.pluginId}</span>
+              <span className="slash-option-source">
+                {" · "}
+                {"pluginId" in command.source ? command.source.pluginId : `MCP ${command.source.mcpServer}`}
+              </span>
             ) : null}
           </span>
         </li>

@@ -5,6 +5,8 @@
 import { ChevronRight, Wrench } from "lucide-react";
 import { useTranscript } from "../stores/chat-context.js";
 import { selectToolResult } from "../stores/transcript-store.js";
+import { McpCallProgress, mcpMetaOf, useMcpCallOutcome } from "./mcp/mcp-call-progress.js";
+import { McpResultExtras } from "./mcp/mcp-result-extras.js";
 
 export interface ToolCallView {
   id: string;
@@ -25,7 +27,9 @@ export function ToolCall({ call }: { call: ToolCallView }) {
   const status = typeof result?.meta?.toolStatus === "string" ? result.meta.toolStatus : null;
   const failed = status !== null && status !== "ok";
   const explanation = typeof result?.meta?.explanation === "string" ? result.meta.explanation : null;
-  const outcome = !result ? "Running…" : failed ? "Failed" : "Done";
+  const mcp = mcpMetaOf(result?.meta);
+  const mcpOutcome = useMcpCallOutcome(call.id, mcp, result !== undefined);
+  const outcome = mcpOutcome ?? (!result ? "Running…" : failed ? "Failed" : "Done");
   return (
     <div className={`tool-call${failed ? " tool-call-failed" : ""}`}>
       <details>
@@ -46,6 +50,8 @@ export function ToolCall({ call }: { call: ToolCallView }) {
           ) : null}
         </div>
       </details>
+      {result ? null : <McpCallProgress callId={call.id} />}
+      {mcp ? <McpResultExtras meta={mcp} tool={call.name} /> : null}
       {failed && explanation ? <p className="tool-call-explanation">{explanation}</p> : null}
     </div>
   );

@@ -4,6 +4,7 @@ import { selectSettingsSection } from "../stores/navigation-store.js";
 import { AppearancePage } from "./appearance-page.js";
 import { ChatSettingsPage } from "./chat-settings-page.js";
 import { GeneralPage } from "./general-page.js";
+import { McpPage } from "./mcp/mcp-page.js";
 import { MemoryPage } from "./memory-page.js";
 import { ModelsPage } from "./models-page.js";
 import { PluginsPage } from "./plugins/plugins-page.js";
@@ -23,6 +24,8 @@ export function SettingsView() {
         <MemoryPage />
       ) : section === "general" ? (
         <GeneralPage />
+      ) : section === "mcp" ? (
+        <McpPage />
       ) : section === "appearance" ? (
         <AppearancePage />
       ) : (

@@ -12,6 +12,10 @@ import { createModelSettingsStore, type ModelSettingsState } from "./model-setti
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
 import { connectEventTopics } from "./event-topics.js";
 import { createHostStore, type HostState } from "./host-store.js";
+import { createMcpCatalogStore, type McpCatalogState } from "./mcp-catalog-store.js";
+import { createMcpRequestsStore, type McpRequestsState } from "./mcp-requests-store.js";
+import { createMcpServersStore, type McpServersState } from "./mcp-servers-store.js";
+import { connectMcpStores } from "./mcp-wiring.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
 import { createNavigationStore, type NavigationState } from "./navigation-store.js";
 import { createPluginsStore, type PluginsState } from "./plugins-store.js";
@@ -37,6 +41,11 @@ export interface AppStores {
   connectActionItems(): () => void;
   /** Local servers found and the Hermes import (first run, Settings → Providers / General). */
   setup: StoreApi<SetupState>;
+  /** MCP servers (Settings → MCP) and what they wait on the person for (the chat's cards). */
+  mcpServers: StoreApi<McpServersState>;
+  mcpRequests: StoreApi<McpRequestsState>;
+  /** Ready servers' prompts and resources, for the composer. */
+  mcpCatalog: StoreApi<McpCatalogState>;
 }
 
 export function createAppStores(client: HermesClient): AppStores {
@@ -65,6 +74,9 @@ export function createAppStores(client: HermesClient): AppStores {
     actionItems: actionItems.store,
     connectActionItems: actionItems.connect,
     setup: createSetupStore(client, { providers, mainModel, refresh: () => refreshFromHost(stores) }),
+    mcpServers: createMcpServersStore(client),
+    mcpRequests: createMcpRequestsStore(client),
+    mcpCatalog: createMcpCatalogStore(client),
   };
   return stores;
 }
@@ -109,8 +121,10 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
   const stopChat = connectChatStores(client, stores.chat);
   const stopTopics = connectEventTopics(client, stores);
   const stopActionItems = stores.connectActionItems();
+  const stopMcp = connectMcpStores(client, stores.mcpServers, stores.mcpRequests);
   void refreshFromHost(stores);
   return () => {
+    stopMcp();
     stopActionItems();
     stopEvents();
     stopStatus();

@@ -20,7 +20,8 @@ export interface SlashCommand {
   name: string;
   description: string;
   argsHint: string;
-  source: "built-in" | { pluginId: string };
+  /** An MCP server's prompt (`/<id>:<prompt>`) opens its arguments form instead of being sent. */
+  source: "built-in" | { pluginId: string } | { mcpServer: string; prompt: string };
 }
 
 export const steerCommand: SlashCommand = {

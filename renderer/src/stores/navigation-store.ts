@@ -2,7 +2,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 
 export type SettingsSection =
-  "general" | "providers" | "models" | "chat" | "memory" | "appearance" | "plugins";
+  "general" | "providers" | "models" | "chat" | "memory" | "appearance" | "plugins" | "mcp";
 
 export type Screen =
   | { name: "chat" }

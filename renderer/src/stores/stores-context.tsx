@@ -4,6 +4,9 @@ import { useStore } from "zustand";
 import type { AppStores } from "./app-stores.js";
 import type { AuxiliaryState } from "./auxiliary-store.js";
 import type { HostState } from "./host-store.js";
+import type { McpCatalogState } from "./mcp-catalog-store.js";
+import type { McpRequestsState } from "./mcp-requests-store.js";
+import type { McpServersState } from "./mcp-servers-store.js";
 import type { MainModelState } from "./main-model-store.js";
 import type { NavigationState } from "./navigation-store.js";
 import type { PluginsState } from "./plugins-store.js";
@@ -34,3 +37,9 @@ export const usePlugins = <T,>(selector: (state: PluginsState) => T): T =>
 export const useAuxiliary = <T,>(selector: (state: AuxiliaryState) => T): T =>
   useStore(useStores().auxiliary, selector);
 export const useSetup = <T,>(selector: (state: SetupState) => T): T => useStore(useStores().setup, selector);
+export const useMcpServers = <T,>(selector: (state: McpServersState) => T): T =>
+  useStore(useStores().mcpServers, selector);
+export const useMcpRequests = <T,>(selector: (state: McpRequestsState) => T): T =>
+  useStore(useStores().mcpRequests, selector);
+export const useMcpCatalog = <T,>(selector: (state: McpCatalogState) => T): T =>
+  useStore(useStores().mcpCatalog, selector);

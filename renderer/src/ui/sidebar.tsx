@@ -18,6 +18,7 @@ const settingsSections: ReadonlyArray<{ id: SettingsSection; label: string }> = 
   { id: "memory", label: "Memory" },
   { id: "appearance", label: "Appearance" },
   { id: "plugins", label: "Plugins" },
+  { id: "mcp", label: "MCP" },
 ];
 
 /** Below this width the sidebar starts collapsed, leaving the room to the conversation. */
