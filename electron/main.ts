@@ -24,6 +24,7 @@ import { RpcError } from "./host/rpc/errors.js";
 import { errorResponse } from "./host/rpc/frames.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
 import { pluginPageSchemePrivileges, servePluginPages } from "./plugin-protocol.js";
+import { guardPermissions, openOutside } from "./window-guards.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
   appContentSecurityPolicy,
@@ -117,8 +118,7 @@ void app.whenReady().then(() => {
     return;
   }
 
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  guardPermissions(session.defaultSession);
   serveRenderer();
   servePluginPages(
     (id) => host?.plugins.pageSite(id) ?? null,
@@ -145,12 +145,19 @@ void app.whenReady().then(() => {
 });
 
 app.on("web-contents-created", (_event, contents) => {
-  contents.setWindowOpenHandler(() => ({ action: "deny" }));
+  // Links never load in the app's window: web and mail links go to the system, the rest nowhere.
+  const openLink = (url: string) => openOutside(url, (target) => shell.openExternal(target));
+  contents.setWindowOpenHandler(({ url }) => {
+    openLink(url);
+    return { action: "deny" };
+  });
   // A closed window's plugin page frames are gone: their page tokens die with it.
   const connectionId = `window:${contents.id}`;
   contents.once("destroyed", () => host?.pageSessions.endConnection(connectionId));
   contents.on("will-navigate", (event, url) => {
-    if (!isAllowedNavigation(url)) event.preventDefault();
+    if (isAllowedNavigation(url)) return;
+    event.preventDefault();
+    openLink(url);
   });
   contents.on("will-attach-webview", (event) => event.preventDefault());
 });
