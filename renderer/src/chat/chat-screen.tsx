@@ -17,6 +17,7 @@ import { ChatModelPicker } from "./chat-model-picker.js";
 import { Composer } from "./composer.js";
 import { ExportMenu } from "./export-menu.js";
 import { SystemPromptButton } from "./system-prompt-button.js";
+import { ReplyAnnouncer } from "./reply-announcer.js";
 import { Transcript } from "./transcript.js";
 import { UsagePopover } from "./usage-popover.js";
 
@@ -105,6 +106,7 @@ export function ChatScreen() {
         </div>
       ) : null}
       <Transcript empty={empty} />
+      <ReplyAnnouncer />
       <Composer disabledReason={disabledReason} />
     </div>
   );
