@@ -74,6 +74,10 @@ test("Settings: every page and dialog", async ({ page, hermes, fakeProvider }) =
   await page.getByRole("button", { name: "Add provider", exact: true }).first().click();
   await expect(page.getByRole("dialog", { name: "Add provider" })).toBeVisible();
   await expectAccessible(page, "Add provider dialog (presets)");
+  const dialog = page.getByRole("dialog", { name: "Add provider" });
+  await dialog.getByRole("button", { name: "OpenRouter", exact: true }).click();
+  await expect(dialog.getByLabel("Base URL", { exact: true })).toBeVisible();
+  await expectAccessible(page, "Add provider dialog (a preset picked, its form)");
   await page.keyboard.press("Escape");
 
   await openSettingsPage(page, "Models");
