@@ -26,6 +26,9 @@ const REPLY_WITH_CODE_AND_MATH = [
   "See [the docs](https://example.com/docs).",
 ].join("\n");
 
+// Each test scans several screens twice (light, dark); a scan takes a second or two on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
 async function openSettingsPage(page: Page, name: string): Promise<void> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Settings" }).click();
   await page.getByRole("navigation", { name: "Settings" }).getByRole("button", { name, exact: true }).click();
@@ -56,6 +59,15 @@ test("the chat, its search, export menu and shortcuts sheet", async ({ page, her
   await page.getByRole("button", { name: "Export chat", exact: true }).click();
   await expect(page.getByRole("menuitem", { name: "Markdown", exact: true })).toBeVisible();
   await expectAccessible(page, "export menu");
+  await page.keyboard.press("Escape");
+
+  await page.getByRole("button", { name: /^Model for this chat: / }).click();
+  await expect(page.getByRole("dialog", { name: "Model for this chat" })).toBeVisible();
+  await expectAccessible(page, "Model for this chat dialog");
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "System prompt", exact: true }).click();
+  await expect(page.getByRole("dialog", { name: "System prompt" })).toBeVisible();
+  await expectAccessible(page, "System prompt dialog");
   await page.keyboard.press("Escape");
 
   await page.getByRole("heading", { level: 1 }).click();
