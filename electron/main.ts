@@ -13,6 +13,7 @@ import {
   shell,
   type IpcMainInvokeEvent,
 } from "electron";
+import { existsSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { appVersion } from "./app-version.js";
@@ -23,7 +24,10 @@ import { ipcChannels } from "./host/rpc/contract.js";
 import { RpcError } from "./host/rpc/errors.js";
 import { errorResponse } from "./host/rpc/frames.js";
 import { createKeytarVault } from "./host/secrets/vault.js";
+import { desktopPluginHostLaunch } from "./plugin-host-launch.js";
 import { pluginPageSchemePrivileges, servePluginPages } from "./plugin-protocol.js";
+import { runAsSingleInstance } from "./single-instance.js";
+import { feedFromEnv, startUpdates, UPDATE_FEED_ENV, type UpdateService } from "./updates.js";
 import { guardPermissions, openOutside } from "./window-guards.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
@@ -39,14 +43,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, "..", "renderer");
 let host: Host | undefined;
 let mainWindow: BrowserWindow | undefined;
-
-protocol.registerSchemesAsPrivileged([
-  { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-  pluginPageSchemePrivileges,
-]);
-app.enableSandbox();
-
-if (!app.requestSingleInstanceLock()) app.quit();
+let updates: UpdateService | undefined;
 
 function serveRenderer(): void {
   protocol.handle(appScheme, async (request) => {
@@ -82,7 +79,7 @@ function createWindow(keeper: WindowStateKeeper): void {
   keeper.manage(mainWindow);
   mainWindow.once("ready-to-show", () => mainWindow?.show());
   mainWindow.on("closed", () => (mainWindow = undefined));
-  void mainWindow.loadURL(`${appOrigin}/`);
+  void mainWindow.loadURL(`${appOrigin}${keeper.initialRoute}`);
 }
 
 /** Our flags; Electron's and Chromium's switches pass through. A bad value of ours stops the launch. */
@@ -95,9 +92,18 @@ function readLaunchArgs(): LaunchArgs {
     process.exit(2);
   }
 }
-const args = readLaunchArgs();
+/** Everything the app does, run only by the instance holding the single-instance lock. */
+function start(): void {
+  const args = readLaunchArgs();
+  protocol.registerSchemesAsPrivileged([
+    { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    pluginPageSchemePrivileges,
+  ]);
+  app.enableSandbox();
+  void app.whenReady().then(() => whenReady(args));
+}
 
-void app.whenReady().then(() => {
+function whenReady(args: LaunchArgs): void {
   const home = args.home ?? process.env.HERMES_DESKTOP_HOME ?? app.getPath("userData");
   try {
     host = createHost({
@@ -107,8 +113,9 @@ void app.whenReady().then(() => {
       version: appVersion(),
       // shell.openPath answers "" on success; only the plugins folder is ever passed here.
       openFolder: async (path) => (await shell.openPath(path)) === "",
-      // The plugin host runs on Electron's own Node (ELECTRON_RUN_AS_NODE), under the permission model.
-      pluginHostLaunch: { execPath: process.execPath, env: { ELECTRON_RUN_AS_NODE: "1" } },
+      // Under the permission model, in a utility process when packaged (plugin-host-launch.ts).
+      pluginHostLaunch: desktopPluginHostLaunch({ packaged: app.isPackaged, execPath: process.execPath }),
+      shellNotices: () => updates?.notices() ?? [],
     });
   } catch (err) {
     if (!(err instanceof ConfigUnreadableError)) throw err;
@@ -135,15 +142,42 @@ void app.whenReady().then(() => {
       { connectionId: `window:${event.sender.id}` },
     );
   });
-  host.events.subscribe((frame) => mainWindow?.webContents.send(ipcChannels.event, frame));
+  // Each window hears the topics it subscribed to (docs/contract.md §11 `events.subscribe`).
+  host.events.subscribe((frame) => {
+    const contents = mainWindow?.webContents;
+    if (contents && host?.events.wants(`window:${contents.id}`, frame))
+      contents.send(ipcChannels.event, frame);
+  });
 
-  const keeper = createWindowStateKeeper(home);
+  // Only an installed app updates itself: `npm start` has no app-update.yml, web mode no shell.
+  const running = host;
+  if (app.isPackaged) {
+    checkForUpdates(running).catch((err) =>
+      running.log.write("ERROR", "updates_unavailable", { error: String(err) }),
+    );
+  }
+
+  const keeper = createWindowStateKeeper(home, appOrigin);
   createWindow(keeper);
   app.on("activate", () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow(keeper);
   });
-});
+}
 
+async function checkForUpdates(running: Host): Promise<void> {
+  // electron-updater is CommonJS: its named exports come through the default one.
+  const { autoUpdater } = (await import("electron-updater")).default;
+  updates = startUpdates({
+    updater: autoUpdater,
+    feed: feedFromEnv(process.env[UPDATE_FEED_ENV]),
+    buildFeedPresent: existsSync(join(process.resourcesPath, "app-update.yml")),
+    onNoticesChanged: () => running.events.emit("host.changed", null, {}),
+    log: (event, fields) => running.log.write("INFO", event, fields),
+  });
+  if (updates.notices().length) running.events.emit("host.changed", null, {});
+}
+
+// Registered in every instance but fire only in the one that runs (a second one quits at once).
 app.on("web-contents-created", (_event, contents) => {
   // Links never load in the app's window: web and mail links go to the system, the rest nowhere.
   const openLink = (url: string) => openOutside(url, (target) => shell.openExternal(target));
@@ -162,17 +196,15 @@ app.on("web-contents-created", (_event, contents) => {
   contents.on("will-attach-webview", (event) => event.preventDefault());
 });
 
-app.on("second-instance", () => {
-  if (mainWindow?.isMinimized()) mainWindow.restore();
-  mainWindow?.focus();
-});
-
 app.on("window-all-closed", () => {
   if (process.platform !== "darwin") app.quit();
 });
 
 app.on("will-quit", () => {
+  updates?.stop();
   void host?.close();
   // A keychain call stuck on a locked prompt would hold the process open; don't let it.
   setTimeout(() => app.exit(0), 3000).unref();
 });
+
+runAsSingleInstance(app, start, () => mainWindow);

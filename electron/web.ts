@@ -91,11 +91,11 @@ async function main(): Promise<void> {
     server = await startWebServer({
       router: { handle: async (frame, ctx) => (await whenUp()).router.handle(frame, ctx) },
       events: {
-        subscribe(listener: EventListener) {
+        subscribe(listener: EventListener, connectionId?: string) {
           let unsubscribe: (() => void) | null = null;
           let gone = false;
           void whenUp().then((up) => {
-            if (!gone) unsubscribe = up.events.subscribe(listener);
+            if (!gone) unsubscribe = up.events.subscribe(listener, connectionId);
           });
           return () => {
             gone = true;

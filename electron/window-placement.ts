@@ -24,6 +24,8 @@ export interface SavedWindowState {
   fullscreen: boolean;
   displayId: number | null;
   zoomLevel: number;
+  /** Where in the app the window was: the app URL's path and fragment, never its query. */
+  route: string;
 }
 
 export const DEFAULT_WINDOW_SIZE = { width: 1200, height: 800 } as const;
@@ -39,7 +41,30 @@ export const defaultWindowState: SavedWindowState = {
   fullscreen: false,
   displayId: null,
   zoomLevel: 0,
+  route: "/",
 };
+
+const MAX_ROUTE_LENGTH = 512;
+
+/**
+ * A route to reopen at: a path on the app origin with an optional fragment, nothing that could
+ * leave it (`//host`, a scheme, `..`, control characters) and no query (tokens live there).
+ */
+export function sanitizeRoute(raw: unknown): string {
+  if (typeof raw !== "string" || raw.length > MAX_ROUTE_LENGTH) return "/";
+  if (!/^\/(?!\/)[\w\-./~%!$&'()*+,;=:@#]*$/.test(raw) || raw.includes("?")) return "/";
+  const path = raw.split("#")[0]!;
+  if (path.split("/").some((segment) => segment === ".." || segment === ".")) return "/";
+  return raw;
+}
+
+/** The route of an app URL the window navigated to, or null for any other URL. */
+export function routeOf(url: string, appOrigin: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  if (`${parsed.protocol}//${parsed.host}` !== appOrigin) return null;
+  return sanitizeRoute(parsed.pathname + parsed.hash);
+}
 
 /** The bounds to open with, never off-screen and never larger than the display it lands on. */
 export function placeWindow(
@@ -72,6 +97,7 @@ export function sanitizeWindowState(raw: unknown): SavedWindowState {
     fullscreen: value.fullscreen === true,
     displayId: Number.isSafeInteger(value.displayId) ? (value.displayId as number) : null,
     zoomLevel: typeof value.zoomLevel === "number" ? clampZoom(value.zoomLevel) : 0,
+    route: sanitizeRoute(value.route ?? "/"),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The desktop window's own state — bounds, maximized/fullscreen, its display, zoom — kept with
- * electron-store (`window-state.json` in the data home). Only the Electron shell has a window, so
- * this lives beside main.ts; the host's settings stay in config.yaml through `conf`.
+ * The desktop window's own state — bounds, maximized/fullscreen, its display, zoom, the app route
+ * it was at — kept with electron-store (`window-state.json` in the data home). Only the Electron
+ * shell has a window, so this lives beside main.ts; the host's settings stay in config.yaml.
  */
 import { screen, type BrowserWindow } from "electron";
 import Store from "electron-store";
@@ -10,6 +10,7 @@ import {
   MIN_WINDOW_SIZE,
   clampZoom,
   placeWindow,
+  routeOf,
   sanitizeWindowState,
   type DisplayArea,
   type Rect,
@@ -24,11 +25,13 @@ const SAVE_DELAY_MS = 400;
 export interface WindowStateKeeper {
   /** Options for `new BrowserWindow`: where and how large to open. */
   readonly initialBounds: Rect & { minWidth: number; minHeight: number };
+  /** The app route the window was last at ("/" the first time): load `appOrigin + initialRoute`. */
+  readonly initialRoute: string;
   /** Restores maximized/fullscreen and zoom on the new window and keeps the state current. */
   manage(window: BrowserWindow): void;
 }
 
-export function createWindowStateKeeper(home: string): WindowStateKeeper {
+export function createWindowStateKeeper(home: string, appOrigin: string): WindowStateKeeper {
   const store = new Store<{ window: SavedWindowState }>({
     name: "window-state",
     cwd: home,
@@ -42,6 +45,7 @@ export function createWindowStateKeeper(home: string): WindowStateKeeper {
 
   return {
     initialBounds: { ...placed.bounds, minWidth: MIN_WINDOW_SIZE.width, minHeight: MIN_WINDOW_SIZE.height },
+    initialRoute: saved.route,
     manage(window) {
       let state: SavedWindowState = { ...saved, bounds: placed.bounds, displayId: placed.displayId };
       let timer: NodeJS.Timeout | undefined;
@@ -61,6 +65,7 @@ export function createWindowStateKeeper(home: string): WindowStateKeeper {
           fullscreen,
           displayId: screen.getDisplayMatching(bounds).id,
           zoomLevel: window.webContents.getZoomLevel(),
+          route: state.route,
         };
       };
       const saveSoon = () => {
@@ -78,6 +83,15 @@ export function createWindowStateKeeper(home: string): WindowStateKeeper {
         window.webContents.setZoomLevel(clampZoom(level));
         saveSoon();
       });
+      // The page's own navigations (a path or fragment change) are where to reopen next time.
+      const remember = (_event: unknown, url: string) => {
+        const route = routeOf(url, appOrigin);
+        if (route === null || route === state.route) return;
+        state = { ...state, route };
+        saveSoon();
+      };
+      window.webContents.on("did-navigate", remember);
+      window.webContents.on("did-navigate-in-page", remember);
       for (const event of [
         "resize",
         "move",

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const appDir = join(root, "out", "app");
 // The host loads these at run time: Electron itself, and the native addons.
-const hostExternal = ["electron", "keytar", "better-sqlite3"];
+const hostExternal = ["electron", "keytar", "better-sqlite3", "electron-updater"];
 
 /** A bundle for Node in out/app: every import inlined but `external`. */
 const buildForNode = ({ input, output, emptyOutDir, sourcemap, external = [] }) =>

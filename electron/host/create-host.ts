@@ -49,6 +49,7 @@ import type { Usage } from "./llm/usage.js";
 import { warmUpHttpFetch } from "./llm/http-fetch.js";
 import { scheduleWarmUp } from "./warm-up.js";
 import { createRouter, prepareValidators, type HandlerTable, type Router } from "./rpc/router.js";
+import type { Notice } from "./rpc/methods/host-info.js";
 import { KeychainStatus } from "./secrets/keychain-status.js";
 import { createRedactor } from "./secrets/redaction.js";
 import type { Vault } from "./secrets/vault.js";
@@ -69,6 +70,8 @@ export interface HostOptions {
   pluginTimings?: PluginTimings;
   /** Page frames' tokens, when the transport made them before the host started (web mode). */
   pageSessions?: PageSessions;
+  /** The shell's own `host.info` notices (desktop: an update ready to install); none by default. */
+  shellNotices?: () => Notice[];
 }
 
 export interface PluginTimings {
@@ -301,8 +304,14 @@ export function createHost(options: HostOptions): Host {
         ...sessions.notices(),
         ...plugins.notices(),
         ...auxiliaryTasks.notices(),
+        ...(options.shellNotices?.() ?? []),
       ],
     }),
+    "events.subscribe": async ({ topics }, ctx) => {
+      const unique = [...new Set(topics)];
+      events.setTopics(ctx.connectionId, unique);
+      return { topics: unique };
+    },
     "settings.get": async () => settings.get(),
     "settings.set": async ({ key, value }) => {
       settings.set(key, value);

@@ -1,5 +1,5 @@
 /** One channel for every host → client event; transports subscribe and forward frames. */
-import type { EventName, EventPayloads, SessionEventName } from "./rpc/events.js";
+import { eventTopic, type EventName, type EventPayloads, type SessionEventName } from "./rpc/events.js";
 import type { EventFrame } from "./rpc/frames.js";
 import { pluginEventType } from "./rpc/plugin-names.js";
 
@@ -7,6 +7,8 @@ export type EventListener = (frame: EventFrame) => void;
 
 export class EventHub {
   private readonly listeners = new Set<EventListener>();
+  /** Per connection, the topics it asked for (docs/contract.md §11); absent = every event. */
+  private readonly topics = new Map<string, ReadonlySet<string>>();
 
   /** Typed by the event table: a session event names its session, an app-wide one passes null. */
   emit<E extends EventName>(
@@ -39,8 +41,30 @@ export class EventHub {
     });
   }
 
-  subscribe(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * Every frame, or — with a connection id — the frames that connection's topics take (all of them
+   * until it calls `events.subscribe`). The unsubscribe also forgets the connection's topics.
+   */
+  subscribe(listener: EventListener, connectionId?: string): () => void {
+    const deliver: EventListener =
+      connectionId === undefined ? listener : (frame) => this.wants(connectionId, frame) && listener(frame);
+    this.listeners.add(deliver);
+    return () => {
+      this.listeners.delete(deliver);
+      if (connectionId !== undefined) this.topics.delete(connectionId);
+    };
+  }
+
+  /** `events.subscribe {topics}`: from now on only these topics (and `host`), replacing the last set. */
+  setTopics(connectionId: string, topics: readonly string[]): void {
+    this.topics.set(connectionId, new Set(topics));
+  }
+
+  /** Whether a frame goes to this connection under the topics it subscribed to. */
+  wants(connectionId: string, frame: EventFrame): boolean {
+    const topics = this.topics.get(connectionId);
+    if (!topics) return true;
+    const topic = eventTopic(frame.params);
+    return topic === "host" || (topic !== null && topics.has(topic));
   }
 }

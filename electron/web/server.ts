@@ -176,7 +176,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const connectionId = `web:${randomUUID()}`;
     const unsubscribe = options.events.subscribe((frame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
-    });
+    }, connectionId);
     ws.on("close", () => {
       unsubscribe();
       // The app window is gone, and with it its page frames: their tokens die too.

@@ -132,14 +132,21 @@ export function renderReference(): string {
     "",
   );
   out.push("## Events", "", "Frames: `{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":{\"type\",\"session_id\",\"payload\"}}`.", "");
-  out.push("| event | `session_id` | payload | meaning |", "| --- | --- | --- | --- |");
+  out.push(
+    "A connection hears every event until it calls `events.subscribe {topics}`; from then on only its topics' events (and `host`'s, always).",
+    "",
+  );
+  out.push("| event | `session_id` | topic | payload | meaning |", "| --- | --- | --- | --- | --- |");
   events.forEach((name, i) => {
-    const { scope, doc } = eventTable[name];
+    const { scope, topic, doc } = eventTable[name];
     const payload = (text.get(`E${i}`) ?? "").replace(/\|/g, "\\|");
-    out.push(`| \`${name}\` | ${scope === "session" ? "the session's id" : "null"} | \`${payload}\` | ${doc} |`);
+    const topicName = topic === "session" ? "`session:<id>`" : `\`${topic}\``;
+    out.push(
+      `| \`${name}\` | ${scope === "session" ? "the session's id" : "null"} | ${topicName} | \`${payload}\` | ${doc} |`,
+    );
   });
   out.push(
-    "| `plugin.<id>.<event>` | the session's id | the plugin's JSON object | A plugin's session event (`ctx.emitToSession`); a plugin page hears only its own plugin's, for its session. |",
+    "| `plugin.<id>.<event>` | the session's id | `plugin:<id>` | the plugin's JSON object | A plugin's session event (`ctx.emitToSession`); a plugin page hears only its own plugin's, for its session. |",
   );
   out.push("", "## Types", "");
   for (const [, declaration] of [...named].sort(([a], [b]) => a.localeCompare(b)))

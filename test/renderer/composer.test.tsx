@@ -70,7 +70,7 @@ describe("Composer", () => {
     expect(c.callsOf("session.send")).toEqual([{ sessionId: "s1", text: "Shorter, please" }]);
   });
 
-  it("sends /steer as a steer in any mode", async () => {
+  it("sends /steer as typed: the host owns the rule that it steers in any mode", async () => {
     const c = client({ "session.list": () => ({ sessions: [session("s1", "Chat", 1)] }) });
     const { stores } = renderApp(c);
     await screen.findByRole("navigation", { name: "Chats" });
@@ -79,9 +79,7 @@ describe("Composer", () => {
     fireEvent.change(box, { target: { value: "/steer keep it short" } });
     fireEvent.keyDown(box, { key: "Enter" });
     await waitFor(() =>
-      expect(c.callsOf("session.send")).toEqual([
-        { sessionId: "s1", text: "/steer keep it short", mode: "steer" },
-      ]),
+      expect(c.callsOf("session.send")).toEqual([{ sessionId: "s1", text: "/steer keep it short" }]),
     );
   });
 

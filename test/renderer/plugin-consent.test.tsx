@@ -7,6 +7,7 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { CAPABILITY_IDS, CAPABILITY_TEXT } from "../../electron/host/plugins/capabilities";
 import type { PluginView } from "../../electron/host/rpc/methods/plugins";
 import { NextPromptChip } from "../../renderer/src/chat/next-prompt-chip";
 import { PluginsPage } from "../../renderer/src/settings/plugins/plugins-page";
@@ -78,6 +79,18 @@ describe("the consent screen", () => {
     await waitFor(() =>
       expect(document.activeElement).toBe(within(screenEl).getByRole("button", { name: "Decline" })),
     );
+  });
+
+  it("shows the host's own words for every capability (one home for the consent text)", async () => {
+    const all = nextPrompt({
+      capabilities: CAPABILITY_IDS.map((id) => ({ id, granted: false })),
+      pendingCapabilities: [...CAPABILITY_IDS],
+    });
+    renderApp(fakeClient(handlers(() => [all])));
+    const screenEl = await dialog();
+    for (const id of CAPABILITY_IDS) {
+      expect(screenEl.querySelector(`[data-capability="${id}"]`)?.textContent).toContain(CAPABILITY_TEXT[id]);
+    }
   });
 
   it("asks at start for an enabled plugin still pending; Escape declines with an empty grant", async () => {

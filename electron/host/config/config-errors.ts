@@ -5,6 +5,11 @@ export interface ConfigIssue {
   message: string;
 }
 
+/** A problem plus the document path whose removal lets that key run at its default. */
+export interface DocumentIssue extends ConfigIssue {
+  repairPath: string[];
+}
+
 /** A write to `config.yaml` was refused; nothing was written. */
 export class ConfigValidationError extends Error {
   override readonly name = "ConfigValidationError";

@@ -12,6 +12,9 @@ export type BusyInputMode = (typeof BUSY_INPUT_MODES)[number];
 export const REASONING_EFFORTS = ["", "none", "minimal", "low", "medium", "high", "xhigh"] as const;
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
+/** The smallest `providers.<id>.models.<model>.context_window` the schema accepts. */
+export const MIN_CONTEXT_WINDOW = 256;
+
 export const PROVIDER_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const PLUGIN_ID_PATTERN = "^[a-z0-9_-]{1,64}$";
 export const AUXILIARY_TASK_PATTERN = "^[a-z][a-z0-9_]{0,63}$";
@@ -307,8 +310,8 @@ export const settingsSchema = {
               properties: {
                 context_window: {
                   type: "integer",
-                  minimum: 256,
-                  description: "a number of tokens (at least 256)",
+                  minimum: MIN_CONTEXT_WINDOW,
+                  description: `a number of tokens (at least ${MIN_CONTEXT_WINDOW})`,
                 },
                 vision: { type: "boolean" },
               },

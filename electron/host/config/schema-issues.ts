@@ -1,12 +1,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { ConfigIssue } from "./config-errors.js";
+import type { DocumentIssue } from "./config-errors.js";
 import { settingsSchema } from "./config-schema.js";
 import { findSecretsUnderProviders } from "./secret-guard.js";
 
-/** A problem plus the document path whose removal lets that key run at its default. */
-export interface DocumentIssue extends ConfigIssue {
-  repairPath: string[];
-}
+export type { DocumentIssue };
 
 // Our own ajv instance (not conf's) so messages and recovery stay ours. `verbose` gives each
 // error its schema, whose `description` becomes the "must be …" phrase.

@@ -1,4 +1,4 @@
-import type { DocumentIssue } from "./schema-issues.js";
+import type { DocumentIssue } from "./config-errors.js";
 
 // Normalised (lowercase, no `_`/`-`) property names that would hold a credential.
 const SECRET_PROPERTY_NAMES = new Set(["apikey", "key"]);

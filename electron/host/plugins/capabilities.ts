@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import type { CapabilityId } from "../../../plugins/sdk/types.js";
 import type { PluginEntryDocument, PluginLlmPolicy } from "../config/config-schema.js";
+import { CAPABILITY_WORDS } from "../rpc/capability-text.js";
 
 export const CAPABILITY_IDS: readonly CapabilityId[] = [
   "llm.side_question",
@@ -20,16 +21,9 @@ export const CAPABILITY_IDS: readonly CapabilityId[] = [
 ];
 
 /** The consent screen's text for each capability, exactly as docs/contract.md §7.1 words it. */
-export const CAPABILITY_TEXT: Readonly<Record<CapabilityId, string>> = {
-  "llm.side_question":
-    "Ask your agent a short question after each turn. It sees the whole session, including memory, and spends your main model's tokens.",
-  "llm.session_fork":
-    "Run a background copy of your agent after a turn. It sees the whole session, including memory, can use the plugin's own tools, and spends your main model's tokens.",
-  "llm.provider_override":
-    "Run its LLM calls on a provider other than your active one (uses your credentials).",
-  "llm.model_override": "Choose which model its LLM calls use (spend follows the chosen model).",
-  "llm.task_override": "Route its LLM calls through the app's built-in auxiliary slots.",
-};
+export const CAPABILITY_TEXT: Readonly<Record<CapabilityId, string>> = Object.fromEntries(
+  CAPABILITY_IDS.map((id) => [id, CAPABILITY_WORDS[id].description]),
+) as Record<CapabilityId, string>;
 
 export const isCapabilityId = (id: unknown): id is CapabilityId =>
   typeof id === "string" && (CAPABILITY_IDS as readonly string[]).includes(id);

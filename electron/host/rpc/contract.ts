@@ -3,6 +3,7 @@
  * from, and the preload exposes. A method that isn't here doesn't exist.
  */
 import type { MethodSpec } from "./define.js";
+import { eventMethods } from "./methods/events.js";
 import { hostMethods } from "./methods/host-info.js";
 import { memoryReviewMethods } from "./methods/memory-review.js";
 import { modelMethods } from "./methods/model.js";
@@ -13,6 +14,7 @@ import { settingsMethods } from "./methods/settings.js";
 
 export const methodTable = {
   ...hostMethods,
+  ...eventMethods,
   ...settingsMethods,
   ...providerMethods,
   ...modelMethods,

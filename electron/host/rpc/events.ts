@@ -46,37 +46,64 @@ export type EventPayloads = SessionEventPayloads & AppEventPayloads;
 export type EventName = keyof EventPayloads;
 export type SessionEventName = keyof SessionEventPayloads;
 
-/** What each event means, for the generated reference (docs/rpc-reference.md). */
-export const eventTable: {
-  readonly [E in EventName]: { scope: E extends SessionEventName ? "session" : "app"; doc: string };
-} = {
-  "session.turn.started": { scope: "session", doc: "A turn began; `origin` is `person` or `plugin:<id>`." },
-  "session.title": { scope: "session", doc: "The session got a title." },
-  "session.delta": { scope: "session", doc: "Streamed text of the reply the turn is writing." },
+/**
+ * Which subscription topic (docs/contract.md §11 `events.subscribe`) an event belongs to: `session`
+ * is `session:<its session id>`; `host` always arrives. A plugin's own events (`plugin.<id>.<event>`)
+ * belong to `plugin:<id>`.
+ */
+export type EventTopicKind = "session" | "sessions" | "settings" | "mcp" | "host";
+
+type EventEntry<E extends EventName> = E extends SessionEventName
+  ? { scope: "session"; topic: "session"; doc: string }
+  : { scope: "app"; topic: Exclude<EventTopicKind, "session">; doc: string };
+
+/** What each event means and which topic carries it, for the router and the generated reference. */
+export const eventTable: { readonly [E in EventName]: EventEntry<E> } = {
+  "session.turn.started": {
+    scope: "session",
+    topic: "session",
+    doc: "A turn began; `origin` is `person` or `plugin:<id>`.",
+  },
+  "session.title": { scope: "session", topic: "session", doc: "The session got a title." },
+  "session.delta": {
+    scope: "session",
+    topic: "session",
+    doc: "Streamed text of the reply the turn is writing.",
+  },
   "session.turn.finished": {
     scope: "session",
+    topic: "session",
     doc: "A turn ended: `ok`, `stopped` or `error` (with `error`).",
   },
   "session.message": {
     scope: "session",
+    topic: "session",
     doc: "A transcript message was added or changed; with `sameContent: true` only its status or meta changed, and `content` is left out (keep the text you hold).",
   },
   "session.message.removed": {
     scope: "session",
+    topic: "session",
     doc: "Transcript messages were removed (a regenerated reply).",
   },
-  "sessions.changed": { scope: "app", doc: "The session list changed; re-read `session.list`." },
+  "sessions.changed": {
+    scope: "app",
+    topic: "sessions",
+    doc: "The session list changed; re-read `session.list`.",
+  },
   "settings.changed": {
     scope: "app",
+    topic: "settings",
     doc: "config.yaml changed; re-read `settings.get` and what depends on it.",
   },
   "plugins.changed": {
     scope: "app",
+    topic: "settings",
     doc: "A plugin loaded, failed or was switched; re-read `plugins.list`.",
   },
-  "host.changed": { scope: "app", doc: "What `host.info` reports changed; re-read it." },
+  "host.changed": { scope: "app", topic: "host", doc: "What `host.info` reports changed; re-read it." },
   "plugin.consent_required": {
     scope: "app",
+    topic: "settings",
     doc: "An enabled plugin declares capabilities awaiting consent (`{id, pendingCapabilities}`); show its consent screen and answer with `plugins.consent`.",
   },
 };
@@ -102,4 +129,19 @@ export function readHostEvent(params: unknown): HostEvent | null {
   if (!isEventName(type)) return null;
   const scoped = eventTable[type].scope === "session";
   return (scoped ? typeof sessionId === "string" : sessionId === null) ? (params as HostEvent) : null;
+}
+
+/** `session:<id>`, `sessions`, `plugin:<id>`, `settings`, `mcp` or `host` (docs/contract.md §11). */
+export const eventTopicPattern =
+  "^(session:[A-Za-z0-9_-]{1,128}|plugin:[a-z0-9_-]{1,64}|sessions|settings|mcp|host)$";
+
+/** The topic an event frame's params belong to, or null for a frame that is no event of ours. */
+export function eventTopic(params: { type: string; session_id: string | null }): string | null {
+  if (isEventName(params.type)) {
+    const { topic } = eventTable[params.type];
+    if (topic !== "session") return topic;
+    return params.session_id === null ? null : `session:${params.session_id}`;
+  }
+  const plugin = /^plugin\.([a-z0-9_-]{1,64})\./.exec(params.type);
+  return plugin ? `plugin:${plugin[1]}` : null;
 }

@@ -4,6 +4,7 @@
  * well-known names. Every change is written to `config.yaml` at once.
  */
 import { useEffect, useState, type FormEvent } from "react";
+import { MIN_CONTEXT_WINDOW } from "../../../electron/host/rpc/methods/settings.js";
 import { describeError } from "../api/rpc-error.js";
 import { Button } from "../ui/button.js";
 import { InlineAlert } from "../ui/inline-alert.js";
@@ -68,7 +69,7 @@ export function ModelSettingsPanel({
                 <input
                   className="input"
                   type="number"
-                  min={256}
+                  min={MIN_CONTEXT_WINDOW}
                   defaultValue={setting.context_window ?? ""}
                   onBlur={(event) => {
                     const value = event.target.value.trim();

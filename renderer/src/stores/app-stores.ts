@@ -10,6 +10,7 @@ import { createActionItemsStore, type ActionItemsState } from "./action-items-st
 import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
+import { connectEventTopics } from "./event-topics.js";
 import { createHostStore, type HostState } from "./host-store.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
 import { createNavigationStore, type NavigationState } from "./navigation-store.js";
@@ -101,6 +102,7 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
     lastStatus = status;
   });
   const stopChat = connectChatStores(client, stores.chat);
+  const stopTopics = connectEventTopics(client, stores);
   const stopActionItems = stores.connectActionItems();
   void refreshFromHost(stores);
   return () => {
@@ -108,5 +110,6 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
     stopEvents();
     stopStatus();
     stopChat();
+    stopTopics();
   };
 }

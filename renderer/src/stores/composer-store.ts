@@ -56,8 +56,6 @@ export interface ComposerDeps {
   transcript: StoreApi<TranscriptState>;
 }
 
-const steerPrefix = /^\/steer(\s|$)/;
-
 const createSendingSlice =
   (client: HermesClient, deps: ComposerDeps): Slice<SendingSlice> =>
   (set, get) => ({
@@ -77,7 +75,6 @@ const createSendingSlice =
         const { turnId, disposition, command } = await client.call("session.send", {
           sessionId,
           text,
-          ...(steerPrefix.test(text) ? { mode: "steer" as const } : {}),
           ...(images.length ? { images: [...images] } : {}),
         });
         // A plugin command runs beside the chat: its reply arrives as a message, no turn to wait for.

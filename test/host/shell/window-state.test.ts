@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   placeWindow,
+  routeOf,
+  sanitizeRoute,
   sanitizeWindowState,
   type DisplayArea,
   type Rect,
@@ -90,6 +92,77 @@ describe("window placement", () => {
   });
 });
 
+describe("window placement after the display layout changed", () => {
+  const saved = (bounds: Rect, displayId: number | null) => ({
+    ...sanitizeWindowState({}),
+    bounds,
+    displayId,
+  });
+
+  it("shrinks and pulls in a window whose display now has a smaller resolution", () => {
+    const smaller: DisplayArea = { id: 2, workArea: { x: 1440, y: 0, width: 1280, height: 720 } };
+    const placed = placeWindow(
+      saved({ x: 2000, y: 200, width: 1800, height: 1100 }, 2),
+      [laptop, smaller],
+      laptop,
+    );
+    expect(placed).toEqual({ bounds: { x: 1440, y: 0, width: 1280, height: 720 }, displayId: 2 });
+  });
+
+  it("brings back a window from a monitor left of the primary one (negative x) once it is gone", () => {
+    const left: DisplayArea = { id: 3, workArea: { x: -1920, y: 0, width: 1920, height: 1040 } };
+    const before = placeWindow(
+      saved({ x: -1700, y: 100, width: 1000, height: 700 }, 3),
+      [left, laptop],
+      laptop,
+    );
+    expect(before.bounds).toEqual({ x: -1700, y: 100, width: 1000, height: 700 });
+    const after = placeWindow(saved(before.bounds, 3), [laptop], laptop);
+    expect(after).toEqual({ bounds: { x: 220, y: 85, width: 1000, height: 700 }, displayId: 1 });
+  });
+
+  it("never opens off-screen whatever was saved", () => {
+    for (const bounds of [
+      { x: 100000, y: 100000, width: 900, height: 600 },
+      { x: -5000, y: -5000, width: 900, height: 600 },
+      { x: 1300, y: 860, width: 900, height: 600 },
+    ]) {
+      const placed = placeWindow(saved(bounds, null), [laptop, monitor], laptop);
+      const area = [laptop, monitor].find((d) => d.id === placed.displayId)!.workArea;
+      expect(placed.bounds.x).toBeGreaterThanOrEqual(area.x);
+      expect(placed.bounds.y).toBeGreaterThanOrEqual(area.y);
+      expect(placed.bounds.x + placed.bounds.width).toBeLessThanOrEqual(area.x + area.width);
+      expect(placed.bounds.y + placed.bounds.height).toBeLessThanOrEqual(area.y + area.height);
+    }
+  });
+});
+
+describe("the app route to reopen at", () => {
+  it("keeps a path and fragment on the app origin, drops the query", () => {
+    expect(routeOf("app://hermes/settings#models", "app://hermes")).toBe("/settings#models");
+    expect(routeOf("app://hermes/?token=abc#chat", "app://hermes")).toBe("/#chat");
+    expect(routeOf("https://example.org/settings", "app://hermes")).toBeNull();
+    expect(routeOf("not a url", "app://hermes")).toBeNull();
+  });
+
+  it("reopens at the start for anything that could leave the app or was hand-edited badly", () => {
+    for (const bad of [
+      "//evil.example/x",
+      "https://evil.example/",
+      "/a?b=c",
+      "/../etc",
+      "/a/./b",
+      42,
+      "/a\nb",
+      `/${"x".repeat(600)}`,
+    ]) {
+      expect(sanitizeRoute(bad)).toBe("/");
+    }
+    expect(sanitizeRoute("/plugins/tldr#page=summary")).toBe("/plugins/tldr#page=summary");
+    expect(sanitizeWindowState({ route: "//evil.example" }).route).toBe("/");
+  });
+});
+
 describe("window state kept with electron-store", () => {
   let home: ReturnType<typeof tempHome>;
   beforeEach(() => {
@@ -104,7 +177,7 @@ describe("window state kept with electron-store", () => {
 
   async function launch() {
     const { createWindowStateKeeper } = await import("../../../electron/window-state.js");
-    const keeper = createWindowStateKeeper(home.dir);
+    const keeper = createWindowStateKeeper(home.dir, "app://hermes");
     const window = new FakeWindow(keeper.initialBounds);
     keeper.manage(window as never);
     return { keeper, window };
@@ -153,6 +226,16 @@ describe("window state kept with electron-store", () => {
     displays = [laptop];
     const second = await launch();
     expect(second.keeper.initialBounds).toMatchObject({ x: 170, y: 85, width: 1100, height: 700 });
+  });
+
+  it("reopens at the app route the window was last at, and only at one of the app's own", async () => {
+    const first = await launch();
+    expect(first.keeper.initialRoute).toBe("/");
+    first.window.webContents.emit("did-navigate-in-page", {}, "app://hermes/#settings/models", true);
+    first.window.webContents.emit("did-navigate", {}, "https://elsewhere.example/#x");
+    first.window.emit("close");
+    const second = await launch();
+    expect(second.keeper.initialRoute).toBe("/#settings/models");
   });
 
   it("opens at the default place when window-state.json is corrupt", async () => {

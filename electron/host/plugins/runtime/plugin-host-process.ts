@@ -140,15 +140,26 @@ export function pluginHostEnv(source: NodeJS.ProcessEnv = process.env): Record<s
   return env;
 }
 
-/** Node 20–22 name the permission model `--experimental-permission`; later Nodes `--permission`. */
+/**
+ * The permission model's switch for the Node that runs the plugin host: `--permission` from
+ * 22.13 and 23.5 (where it became stable; later Nodes dropped the old alias), else
+ * `--experimental-permission` (Node 20, 21, 22.0–22.12, 23.0–23.4). Tests run on Node 20, the
+ * desktop on the Node inside Electron (24.x in Electron 45), so it is picked by runtime.
+ */
 export function permissionFlag(nodeVersion: string = process.versions.node): string {
-  return Number(nodeVersion.split(".")[0]) >= 23 ? "--permission" : "--experimental-permission";
+  const [major = 0, minor = 0] = nodeVersion.split(".").map(Number);
+  const stable = major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13);
+  return stable ? "--permission" : "--experimental-permission";
 }
 
-export function permissionFlags(launch: PluginHostLaunch): string[] {
+/**
+ * Reads and writes as listed, workers allowed; child processes, native addons and WASI stay
+ * refused because their `--allow-child-process`, `--allow-addons`, `--allow-wasi` are never given.
+ */
+export function permissionFlags(launch: PluginHostLaunch, nodeVersion?: string): string[] {
   const withSlash = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
   return [
-    permissionFlag(),
+    permissionFlag(nodeVersion),
     `--allow-fs-read=${withSlash(launch.bundle.dir)}`,
     ...launch.readPaths.map((dir) => `--allow-fs-read=${withSlash(dir)}`),
     ...launch.writePaths.map((dir) => `--allow-fs-write=${withSlash(dir)}`),

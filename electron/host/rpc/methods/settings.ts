@@ -74,3 +74,6 @@ export const settingsMethods = {
     },
   }),
 };
+
+/** The smallest context window a model setting may name; the form's minimum is the schema's. */
+export { MIN_CONTEXT_WINDOW } from "../../config/config-schema.js";
