@@ -60,6 +60,8 @@ test("the chat, its search, export menu and shortcuts sheet", async ({ page, her
   await expect(page.getByRole("menuitem", { name: "Markdown", exact: true })).toBeVisible();
   await expectAccessible(page, "export menu");
   await page.keyboard.press("Escape");
+  // Not modal, yet closing it still gives the focus back to its button.
+  await expect(page.getByRole("button", { name: "Export chat", exact: true })).toBeFocused();
 
   await page.getByRole("button", { name: /^Model for this chat: / }).click();
   await expect(page.getByRole("dialog", { name: "Model for this chat" })).toBeVisible();
