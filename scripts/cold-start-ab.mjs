@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `node scripts/cold-start-ab.mjs <out dir> [<out dir> …] [--rounds N]`: cold_start's steps
-// (scripts/bench/cold-start.bench.mjs) for several builds and the static page, alternated round by
+// `node scripts/cold-start-ab.mjs <out dir> [<out dir> …] [--rounds N]`: the first steps of
+// cold_start (scripts/bench/cold-start.bench.mjs), up to the navigation's first paint, on an empty
+// home, for several builds and cold_start's static floor page, alternated round by
 // round in one browser, so a shared machine's load falls on all of them alike. Build the old code
 // into another folder first (e.g. `cp -r out /tmp/old-out` before rebuilding; the copy must sit
 // where `node_modules` resolves, so inside the repo: `.bench/` is ignored by git).
@@ -12,7 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { findChromium } from "./find-chromium.mjs";
-import { staticServer } from "./bench/cold-start.bench.mjs";
+import { staticFloorServer } from "./bench/window-start.mjs";
 import { spawnUntilUrl, stopChild } from "./bench/spawn-url.mjs";
 import chromiumArgs from "./chromium-args.json" with { type: "json" };
 
@@ -83,7 +84,7 @@ try {
       const home = mkdtempSync(join(tmpdir(), "hermes-ab-"));
       const launchArgs =
         name === "static"
-          ? ["-e", staticServer]
+          ? ["-e", staticFloorServer()]
           : [join(name, "app", "web.js"), "--port", "0", "--home", home];
       results.get(name).push(await measure(browser, launchArgs));
       rmSync(home, { recursive: true, force: true });

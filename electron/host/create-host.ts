@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { ActivityMonitor } from "./activity-monitor.js";
 import { systemClock, type Clock } from "./clock.js";
 import { SettingsStore } from "./config/settings-store.js";
+import { HermesImportService } from "./config/hermes-import/hermes-import.js";
 import { mapServiceError } from "./error-mapping.js";
 import { EventHub } from "./events.js";
 import { ChatEngine } from "./llm/chat-engine.js";
@@ -16,6 +17,7 @@ import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
 import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
 import { ProvidersService } from "./providers/providers-service.js";
+import { LocalServerDiscovery, type DiscoveryOptions } from "./providers/discovery/discover.js";
 import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
 import { ForkService } from "./plugins/capabilities/session-fork.js";
@@ -54,6 +56,12 @@ import { KeychainStatus } from "./secrets/keychain-status.js";
 import { createRedactor } from "./secrets/redaction.js";
 import type { Vault } from "./secrets/vault.js";
 
+/**
+ * How long `host.info` waits for the start-up keychain probe: a missing binding answers at once, a
+ * Secret Service on D-Bus within milliseconds; one stuck on a prompt is reported by `host.changed`.
+ */
+const KEYCHAIN_PROBE_WAIT_MS = 2_000;
+
 export interface HostOptions {
   home: string;
   vault: Vault;
@@ -72,6 +80,10 @@ export interface HostOptions {
   pageSessions?: PageSessions;
   /** The shell's own `host.info` notices (desktop: an update ready to install); none by default. */
   shellNotices?: () => Notice[];
+  /** Where the Hermes import finds `$HERMES_HOME` (tests give their own); the process environment by default. */
+  hermesEnv?: Readonly<Record<string, string | undefined>>;
+  /** Where `providers.discover` looks (tests point it at their own servers); the well-known ports by default. */
+  discovery?: DiscoveryOptions;
 }
 
 export interface PluginTimings {
@@ -124,6 +136,8 @@ export function createHost(options: HostOptions): Host {
   const log = createAgentLog(options.home, clock, (text) => redactor.redact(text, { force: true }));
   const modelInfo = new ModelInfoCache();
   const providers = new ProvidersService(settings, options.vault, modelInfo);
+  const hermesImport = new HermesImportService(settings, options.vault, options.hermesEnv);
+  const discovery = new LocalServerDiscovery(() => settings.get().providers, options.discovery);
   const auxiliaryTasks = new AuxiliaryTaskRegistry((message, fields) =>
     log.write("WARN", "auxiliary_task_warning", { ...fields, warning: message }),
   );
@@ -211,7 +225,7 @@ export function createHost(options: HostOptions): Host {
     tools,
     slots: auxiliaryTasks,
     idleTasks,
-    idleTaskViews: (pluginId) => idleTaskViews(idleTasks, options.home, pluginId),
+    idleTaskViews: (pluginId) => idleTaskViews(idleTasks, options.home, pluginId, clock.now()),
     // The chats open below; plugins start (and can inject) only after that.
     injectMessage: (pluginId, sessionId, text): boolean => sessions.inject(sessionId, text, pluginId),
     llm: pluginLlm,
@@ -294,19 +308,23 @@ export function createHost(options: HostOptions): Host {
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
   const handlers: HandlerTable = {
-    "host.info": async () => ({
-      version: options.version,
-      mode: options.mode,
-      home: options.home,
-      notices: [
-        ...settings.notices(),
-        ...keychain.notices(),
-        ...sessions.notices(),
-        ...plugins.notices(),
-        ...auxiliaryTasks.notices(),
-        ...(options.shellNotices?.() ?? []),
-      ],
-    }),
+    "host.info": async () => {
+      // The first answer after start-up carries the keychain notice (README: "says at start-up").
+      await keychain.settledWithin(KEYCHAIN_PROBE_WAIT_MS);
+      return {
+        version: options.version,
+        mode: options.mode,
+        home: options.home,
+        notices: [
+          ...settings.notices(),
+          ...keychain.notices(),
+          ...sessions.notices(),
+          ...plugins.notices(),
+          ...auxiliaryTasks.notices(),
+          ...(options.shellNotices?.() ?? []),
+        ],
+      };
+    },
     "events.subscribe": async ({ topics }, ctx) => {
       const unique = [...new Set(topics)];
       events.setTopics(ctx.connectionId, unique);
@@ -317,10 +335,15 @@ export function createHost(options: HostOptions): Host {
       settings.set(key, value);
       return { ok: true };
     },
+    "settings.import.detect": async () => hermesImport.detect(),
+    "settings.import.preview": async ({ from }) => hermesImport.preview(from),
+    "settings.import.apply": ({ from, keys }) => hermesImport.apply(from, keys),
+    "settings.import.undo": () => hermesImport.undo(),
     "providers.list": () => providers.list(),
     "providers.save": (params) => providers.save(params),
     "providers.remove": ({ id }) => providers.remove(id),
     "providers.models": ({ id }) => providers.models(id),
+    "providers.discover": () => discovery.discover(),
     "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
     ...pluginHandlers(plugins, consent, options.openFolder),

@@ -4,6 +4,7 @@
  * RPC errors; an error not listed here is a bug and answers `internal_error`.
  */
 import { ConfigUnreadableError, ConfigValidationError } from "./config/config-errors.js";
+import { HermesImportError, NothingToRestoreError } from "./config/hermes-import/import-errors.js";
 import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./models/model-errors.js";
 import { ConsentInputError } from "./plugins/capabilities/consent.js";
 import { PluginNotFoundError } from "./plugins/plugin-manager.js";
@@ -16,6 +17,9 @@ export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ConfigValidationError)
     return new RpcError("invalid_params", err.message, { key: err.key });
   if (err instanceof ConfigUnreadableError) return new RpcError("config_unreadable", err.message);
+  if (err instanceof HermesImportError)
+    return new RpcError("invalid_params", err.message, err.key ? { key: err.key } : {});
+  if (err instanceof NothingToRestoreError) return new RpcError("not_found", err.message);
   if (err instanceof KeychainUnavailableError || err instanceof KeyNotSavedError)
     return new RpcError("keychain_unavailable", err.message);
   if (err instanceof InvalidVaultInputError) return new RpcError("invalid_params", err.message);

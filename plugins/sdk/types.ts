@@ -263,7 +263,7 @@ export interface AuxiliaryTaskSpec {
 
 /** `ctx.registerIdleTask(name, fn, options)` (docs/contract.md §9.4). */
 export interface IdleTaskOptionsInput {
-  /** Hours between runs, counted from the start of the last run; 1/60 (a minute) to 8760. */
+  /** Hours between runs, counted from the start of the last run; any positive number (1/3600 = a second). */
   intervalHours: number;
   /** Hours with no person's input and no running turn before a run may start; default 2. */
   minIdleHours?: number;
@@ -307,13 +307,19 @@ export interface PluginContext {
   readonly pluginId: string;
   readonly llm: PluginLlm;
   readonly state: PluginState;
+  /**
+   * The `register*` members are synchronous: each waits for the app's answer, and a refusal (a
+   * name or key another plugin holds, a built-in one, a bad argument) throws a
+   * `PluginRegistrationError` right here, during `register` and after it.
+   */
   registerCommand(spec: CommandSpec): void;
   registerHook<H extends HookName>(name: H, handler: HookHandler<H>): void;
   registerTool(spec: ToolSpec): void;
   /**
    * An auxiliary model slot the user can pin in Settings → Models → Auxiliary (docs/contract.md §6.3). The key
-   * matches `^[a-z][a-z0-9_]{0,63}$`; built-in keys and another plugin's keys are refused;
-   * registering again replaces this plugin's entry. Call it with `ctx.llm` `task: key`.
+   * matches `^[a-z][a-z0-9_]{0,63}$`; a built-in key ("reserved for a built-in task") and another
+   * plugin's key ("already registered by plugin '<id>'") throw `PluginRegistrationError` in this
+   * call; registering again replaces this plugin's entry. Call it with `ctx.llm` `task: key`.
    */
   registerAuxiliaryTask(key: string, spec: AuxiliaryTaskSpec): void;
   /**

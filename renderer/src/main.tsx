@@ -18,6 +18,7 @@ import "./styles/settings.css";
 import "./styles/plugins.css";
 import "./styles/chat.css";
 import "./styles/session-list.css";
+import "./styles/setup.css";
 import "./styles/transcript.css";
 import "./styles/composer.css";
 import "./styles/code-highlight.css";

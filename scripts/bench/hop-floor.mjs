@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** `complete(params)` is the model call the parent makes for the worker (the bare SDK). */
-export async function startHopFloor(complete) {
+export async function startHopFloor(complete = async () => null) {
   const child = fork(join(here, "hop-floor-relay.mjs"), [], {
     execArgv: ["--experimental-permission", `--allow-fs-read=${here}/`, "--allow-worker", "--no-warnings"],
     env: {},
@@ -43,5 +43,12 @@ export async function startHopFloor(complete) {
       pending.set(id, resolve);
       child.send({ kind: "frame", pluginId: "floor", frame: { kind: "call", id, method: "invoke", params } });
     });
-  return { invoke, close: () => child.kill() };
+  /** One bare hop there and back: the worker answers with `params` at once. */
+  const echo = (params) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      child.send({ kind: "frame", pluginId: "floor", frame: { kind: "call", id, method: "echo", params } });
+    });
+  return { invoke, echo, close: () => child.kill() };
 }

@@ -1,7 +1,9 @@
-// rpc_roundtrip (docs/contract.md §12): a plugin page's `hermesPlugin.request` in Chromium → the page's own
+// rpc_roundtrip (SPEC §12): a plugin page's `hermesPlugin.request` in Chromium → the page's own
 // socket (web mode: `/plugin-pages/<id>/__hermes/socket`, the frame's page token) → the web host →
-// the plugin's handler in its worker → back to the page, p50 and p99 over 2,000 calls; vs a bare
-// WebSocket echo (a page on a plain `ws` server) in the same browser on the same machine. Both
+// the plugin's handler in its worker → back to the page, p50 and p99 over 2,000 calls; vs its
+// floor: a bare WebSocket echo (a page on a plain `ws` server) whose server passes each message
+// through the bare worker hop (hop-floor.mjs: a bare relay process and a bare worker) before
+// echoing it, in the same browser on the same machine. p50 ≤ 1.15x, p99 ≤ 1.3x. Both
 // measured in the page with performance.now, whose 0.1 ms steps are read as grouped data
 // (stats.mjs `steppedPercentile`). The page is opened from the app's navigation, as a
 // person would, so it runs exactly the path pages run.
@@ -17,6 +19,7 @@ import { figure } from "./figure.mjs";
 import { spawnUntilUrl, stopChild } from "./spawn-url.mjs";
 import { percentile, steppedPercentile } from "./stats.mjs";
 import { loadHost, memoryKeychain } from "./plugin-host-rig.mjs";
+import { startHopFloor } from "./hop-floor.mjs";
 import chromiumArgs from "../chromium-args.json" with { type: "json" };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -42,12 +45,14 @@ const timeInPage = (target, roundTrip) =>
     { warmup: WARMUP, calls: CALLS, body: roundTrip },
   );
 
-async function bareEcho(browser) {
+async function bareEcho(browser, hop) {
   const server = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>echo</title>");
   });
   const wss = new WebSocketServer({ server });
-  wss.on("connection", (ws) => ws.on("message", (data) => ws.send(String(data))));
+  wss.on("connection", (ws) =>
+    ws.on("message", async (data) => ws.send(hop ? await hop.echo(String(data)) : String(data))),
+  );
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const page = await browser.newPage();
   try {
@@ -225,13 +230,17 @@ export async function run() {
   const executablePath = findChromium();
   if (!executablePath) throw new Error("no Chromium found (apt-get install chromium)");
   const browser = await chromium.launch({ executablePath, args: chromiumArgs });
+  const hop = await startHopFloor();
   let base;
+  let echoOnly;
   let app;
   let bridge;
   try {
-    base = await bareEcho(browser);
+    base = await bareEcho(browser, hop);
+    echoOnly = await bareEcho(browser, null);
     ({ full: app, bridge } = await pluginPage(browser));
   } finally {
+    hop.close();
     await browser.close();
   }
   const host = await hostShare();
@@ -249,22 +258,24 @@ export async function run() {
       name: "rpc_roundtrip",
       value: p50,
       unit: "ms",
-      baseline: baseP50,
-      target: { on: "ratio", max: 2.0 },
-      requires: p99Ratio <= 3.0,
+      floor: baseP50,
+      target: { on: "ratio", max: 1.15 },
+      also: [{ on: "p99_ratio", max: 1.3 }],
       text:
-        `page → host → plugin handler → page vs a bare WebSocket echo, in Chromium: ` +
-        `p50 ${p50.toFixed(3)} ms vs ${baseP50.toFixed(3)} ms (${p50Ratio.toFixed(2)}x, target ≤ 2x), ` +
-        `p99 ${p99.toFixed(3)} ms vs ${baseP99.toFixed(3)} ms (${p99Ratio.toFixed(2)}x, target ≤ 3x) (${CALLS} calls); ` +
+        `page → host → plugin handler → page vs a bare WebSocket echo through the bare worker hop, in Chromium: ` +
+        `p50 ${p50.toFixed(3)} ms vs ${baseP50.toFixed(3)} ms (${p50Ratio.toFixed(2)}x), ` +
+        `p99 ${p99.toFixed(3)} ms vs ${baseP99.toFixed(3)} ms (${p99Ratio.toFixed(2)}x) (${CALLS} calls); ` +
+        `the bare echo without the hop: p50 ${pagePercentile(echoOnly, 50).toFixed(3)} ms; ` +
         `the host's share, from a Node client: p50 ${hostP50.toFixed(3)} ms vs a bare echo ${hostEchoP50.toFixed(3)} ms; ` +
         `a call the page socket refuses (no plugin hop): p50 ${pagePercentile(bridge, 50).toFixed(3)} ms`,
       extra: {
         p50,
         p99,
-        baseline_p50: baseP50,
-        baseline_p99: baseP99,
+        floor_p50: baseP50,
+        floor_p99: baseP99,
         p50_ratio: p50Ratio,
         p99_ratio: p99Ratio,
+        echo_only_p50: pagePercentile(echoOnly, 50),
         bridge_p50: pagePercentile(bridge, 50),
         bridge_p99: pagePercentile(bridge, 99),
         host_p50: hostP50,

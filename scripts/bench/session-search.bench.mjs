@@ -1,6 +1,11 @@
 // session_search (issue 3): full-text search over 100,000 sessions / 2,000,000 messages through the
 // built session store, seeded with a Zipf-like vocabulary, timed over ~200 varied queries (common
 // words, rare words, prefixes while typing, hostile syntax, misses). Target: p95 under 20 ms.
+// session_search_first: the first search after a start, the way a person's first search meets the
+// store: the store just opened (as the host opens it at start, before its search prewarm), its file
+// out of the OS cache (dd's nocache drops this file's pages only); one query per start, 20 starts.
+// Target: p95 under 100 ms. No floor: the store is the cheapest thing that searches it.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -13,6 +18,13 @@ const load = (p) => import(pathToFileURL(path.join(root, "out", "electron", "hos
 const SESSIONS = 100_000;
 const MESSAGES_PER_SESSION = 20;
 const QUERIES = 200;
+const FIRST_SEARCHES = 20;
+
+/** Drops `file`'s pages (and its WAL's) from the OS page cache: the next read comes from disk. */
+function evictFromCache(file) {
+  for (const f of [file, `${file}-wal`, `${file}-shm`])
+    if (fs.existsSync(f)) execFileSync("dd", [`if=${f}`, "iflag=nocache", "count=0", "status=none"]);
+}
 
 // Deterministic so runs compare: mulberry32.
 function makeRandom(seed) {
@@ -97,7 +109,7 @@ export async function run() {
     fs.renameSync(seeding, cached);
     seedSeconds = (performance.now() - seedStart) / 1000;
   }
-  const store = new SessionStore({ file: cached, clock });
+  let store = new SessionStore({ file: cached, clock });
   try {
     const hostile = ['foo"bar', "AND", "*", "-", "NEAR(", "a OR b", "title:x", "(", '"', "^start", "don't"];
     const queries = [];
@@ -129,6 +141,21 @@ export async function run() {
         if (t > 10) console.error(`${t.toFixed(1)} ms  ${JSON.stringify(queries[i])}`);
     const p50 = percentile(timings, 50);
     const p95 = percentile(timings, 95);
+    // The first search after a start, cold: a fresh store each time, its file out of the cache.
+    const firstQueries = Array.from({ length: FIRST_SEARCHES }, (_, i) => queries[(i * 37) % queries.length]);
+    const first = [];
+    for (const q of firstQueries) {
+      store.close();
+      evictFromCache(cached);
+      store = new SessionStore({ file: cached, clock });
+      const t0 = performance.now();
+      store.search(q, { limit: 50 });
+      first.push(performance.now() - t0);
+    }
+    if (process.env.BENCH_DEBUG)
+      for (const [i, t] of first.entries())
+        console.error(`first ${t.toFixed(1)} ms  ${JSON.stringify(firstQueries[i])}`);
+    const firstP95 = percentile(first, 95);
     return [
       figure({
         name: "session_search",
@@ -149,6 +176,17 @@ export async function run() {
           sessions: SESSIONS,
           messages: SESSIONS * MESSAGES_PER_SESSION,
         },
+      }),
+      figure({
+        name: "session_search_first",
+        value: firstP95,
+        unit: "ms",
+        target: { on: "value", max: 100 },
+        text:
+          `the first search after a start, its store just opened and out of the OS cache: p50 ${ms(percentile(first, 50))}, ` +
+          `p95 ${ms(firstP95)}, worst ${ms(Math.max(...first))} over ${FIRST_SEARCHES} starts, one query each, ` +
+          `on ${SESSIONS} sessions / ${SESSIONS * MESSAGES_PER_SESSION} messages`,
+        extra: { p50: percentile(first, 50), p95: firstP95, max: Math.max(...first), starts: FIRST_SEARCHES },
       }),
     ];
   } finally {

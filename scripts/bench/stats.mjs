@@ -65,3 +65,19 @@ export const timed = (fn) => async () => {
 /** Times `a` and `b` (async functions) with `interleavedSamples`; returns each side's times in ms. */
 export const interleaved = (a, b, calls, warmup = 30) =>
   interleavedSamples(timed(a), timed(b), calls, warmup);
+
+/**
+ * `calls` samples of each of `fns` (async functions resolving to their own time in ms), interleaved
+ * after `warmup` rounds of all, each round starting one further along, so none always runs first.
+ */
+export async function rotatedSamples(fns, calls, warmup = 30) {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn();
+  const times = fns.map(() => []);
+  for (let i = 0; i < calls; i++) {
+    for (let k = 0; k < fns.length; k++) {
+      const at = (i + k) % fns.length;
+      times[at].push(await fns[at]());
+    }
+  }
+  return times;
+}

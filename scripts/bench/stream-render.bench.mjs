@@ -1,6 +1,10 @@
-// stream_render (docs/contract.md §12): tokens per second the renderer shows while a fast stream comes in
-// (a loopback OpenAI-format server sends 40,000 tokens at 20,000 tokens/s through the real web
-// host), and the longest main-thread task meanwhile. Baseline: the provider's own rate.
+// stream_render (SPEC §12): a loopback OpenAI-format server sends 40,000 tokens at 20,000 tokens/s
+// through the real web host into the chat. Judged on the renderer main thread's OWN CPU per task
+// (from a Chromium trace; wall-clock on a 2-core machine shared with the host, the provider and the
+// browser's other threads holds other processes' time): the longest task ≤ 16 ms and none over,
+// every token shown, and the main thread's CPU per 1,000 tokens ≤ 3x its floor's: a page that
+// fetches the same stream from the same server and appends its text to a <pre>. The wall-clock
+// figures (longest task, frame gaps, shown rate) are reported, not judged.
 import { once } from "node:events";
 import { createServer } from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,6 +33,40 @@ const sseFrame = (delta, extra = {}) =>
   `data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
 
 /**
+ * The floor page: the cheapest thing that shows the same stream. It fetches the provider's stream
+ * itself (same origin), takes each chunk's text out of its SSE frames and appends it to a <pre> in
+ * an article the page probe watches as it watches the chat's reply.
+ */
+const floorPage = `<!doctype html><html><head><meta charset="utf-8"><title>floor</title></head><body>
+<article data-role="assistant"><pre></pre></article>
+<script>
+window.streamFloor = async () => {
+  const article = document.querySelector("article");
+  const pre = article.querySelector("pre");
+  const res = await fetch("/v1/chat/completions", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "bench-model", stream: true, floor: true, messages: [] }),
+  });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const lines = (rest + value).split("\\n\\n");
+    rest = lines.pop();
+    let text = "";
+    for (const line of lines) {
+      if (!line.startsWith("data: {")) continue;
+      text += JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "";
+    }
+    if (text) pre.append(text);
+  }
+  article.dataset.status = "complete";
+};
+</script></body></html>`;
+
+/**
  * The provider: the first streamed request gets the long reply; others (the title) a short one
  * (its first tokens). The reply's frames are written out before the stream starts: the provider shares the machine
  * with the page being measured, and a real provider's work is not done on it.
@@ -37,6 +75,10 @@ function startProvider() {
   let served = false;
   const replyFrames = Array.from({ length: totalTokens }, (_, i) => sseFrame({ content: token(i) }));
   const server = createServer(async (req, res) => {
+    if (req.url === "/floor") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(floorPage);
+      return;
+    }
     let body = "";
     for await (const chunk of req) body += chunk;
     if (req.url?.endsWith("/models")) {
@@ -63,8 +105,9 @@ function startProvider() {
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.write(sseFrame({ role: "assistant", content: "" }));
-    const count = served ? 3 : totalTokens;
-    served = true;
+    // The floor page asks with `floor: true`: it gets the long reply too.
+    const count = served && !request.floor ? 3 : totalTokens;
+    if (!request.floor) served = true;
     const perTick = (tokensPerSecond * tickMs) / 1000;
     const started = performance.now();
     let sent = 0;
@@ -239,6 +282,43 @@ function mainThreadTasks(trace) {
     .map((e) => [e.ts / 1000, e.dur / 1000, (e.tdur ?? e.dur) / 1000]);
 }
 
+/** The tasks of a trace that started `span` ms before it stopped (its clock is not the page's). */
+function tasksWithin(trace, span) {
+  const tasks = mainThreadTasks(trace);
+  const t0 = tasks.length ? Math.min(...tasks.map(([t]) => t)) : 0;
+  return tasks.filter(([t]) => t - t0 <= span);
+}
+
+const sumCpu = (tasks) => tasks.reduce((sum, [, , cpu]) => sum + cpu, 0);
+
+/**
+ * The floor page (see `floorPage`) showing the same stream in the same browser, traced the same
+ * way: its main thread's CPU in all and its longest task's, and whether every token was shown.
+ */
+async function floorRun(browser, baseURL) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const lastToken = `w${totalTokens - 1}`;
+  try {
+    await page.addInitScript(pageProbe, lastToken);
+    await page.goto(baseURL.replace(/\/v1$/, "/floor"));
+    await browser.startTracing(page, { categories: ["devtools.timeline", "toplevel"] });
+    const start = await page.evaluate(() => performance.timeOrigin + performance.now());
+    await page.evaluate(() => window.streamFloor());
+    await page
+      .waitForFunction(() => window.__bench.lastTokenAt > 0, undefined, { polling: 100, timeout: 10_000 })
+      .catch(() => undefined);
+    await page.waitForTimeout(200);
+    const end = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const tasks = tasksWithin(await browser.stopTracing(), end - start);
+    const shownAll = await page
+      .locator("article")
+      .evaluate((el, word) => el.textContent.includes(word), lastToken);
+    return { cpuMs: sumCpu(tasks), longestCpu: Math.max(0, ...tasks.map(([, , cpu]) => cpu)), shownAll };
+  } finally {
+    await page.close();
+  }
+}
+
 export async function run() {
   const executablePath = findChromium();
   if (!executablePath) throw new Error("no Chromium found (apt-get install chromium)");
@@ -318,11 +398,8 @@ export async function run() {
     const lastTime = lastTokenAt || withText[withText.length - 1];
     const during = ([time]) => time >= firstTime - 50 && time <= lastTime;
     const maxGap = Math.max(0, ...gaps.filter(during).map(([, gap]) => gap));
-    // The trace's clock is not the page's: take the tasks between sending and the end of the stream.
-    const tasks = mainThreadTasks(trace);
-    const t0 = tasks.length ? Math.min(...tasks.map(([t]) => t)) : 0;
-    const span = traceEnd - traceStart;
-    const measured = tasks.filter(([t]) => t - t0 <= span);
+    // The tasks between sending and the end of the stream.
+    const measured = tasksWithin(trace, traceEnd - traceStart);
     const longest = Math.max(0, ...measured.map(([, d]) => d));
     const over = measured.filter(([, d]) => d > TASK_BUDGET_MS).length;
     const longestCpu = Math.max(0, ...measured.map(([, , cpu]) => cpu));
@@ -337,26 +414,41 @@ export async function run() {
       });
     const shownRate = totalTokens / ((lastTime - firstTime) / 1000);
     const ratio = shownRate / tokensPerSecond;
+    await page.close();
+    const floor = await floorRun(browser, provider.baseURL);
+    if (!floor.shownAll) throw new Error("the floor page did not show every token");
+    const perK = sumCpu(measured) / (totalTokens / 1000);
+    const floorPerK = floor.cpuMs / (totalTokens / 1000);
     return [
       figure({
         name: "stream_render",
-        value: shownRate,
-        unit: "tokens/s",
-        baseline: tokensPerSecond,
-        target: { on: "longest_task_ms", max: TASK_BUDGET_MS },
-        requires: shownAll,
+        value: perK,
+        unit: "ms",
+        floor: floorPerK,
+        target: { on: "ratio", max: 3 },
+        also: [
+          { on: "longest_task_cpu_ms", max: TASK_BUDGET_MS },
+          { on: "tasks_over_16ms_cpu", max: 0, unit: "tasks" },
+          { on: "all_tokens_shown", equals: true },
+        ],
         text:
-          `${Math.round(shownRate)} tokens/s shown (provider ${tokensPerSecond} tokens/s; ratio ${ratio.toFixed(2)}x), ` +
-          `${shownAll ? "every token shown" : "NOT every token shown"}, longest main-thread task ${longest.toFixed(1)} ms ` +
-          `(${over} over ${TASK_BUDGET_MS} ms; its own CPU time at most ${longestCpu.toFixed(1)} ms, ${overCpu} over; ` +
-          `longest frame gap ${Math.round(maxGap)} ms; ${withText.length} text updates, ${finalLength} chars)`,
+          `${totalTokens} tokens at ${tokensPerSecond} tokens/s: ${shownAll ? "every token shown" : "NOT every token shown"}; ` +
+          `renderer main-thread CPU ${perK.toFixed(1)} ms per 1,000 tokens vs ${floorPerK.toFixed(1)} ms on a <pre> page ` +
+          `(${(perK / floorPerK).toFixed(2)}x); longest task's own CPU ${longestCpu.toFixed(1)} ms (${overCpu} over ${TASK_BUDGET_MS} ms; ` +
+          `the <pre> page's ${floor.longestCpu.toFixed(1)} ms). Reported, not judged (wall clock): ${Math.round(shownRate)} tokens/s shown ` +
+          `(${ratio.toFixed(2)}x the provider's), longest task ${longest.toFixed(1)} ms (${over} over), longest frame gap ` +
+          `${Math.round(maxGap)} ms; ${withText.length} text updates, ${finalLength} chars`,
         extra: {
-          longest_task_ms: longest,
-          tasks_over_16ms: over,
           longest_task_cpu_ms: longestCpu,
           tasks_over_16ms_cpu: overCpu,
-          longest_frame_gap_ms: maxGap,
           all_tokens_shown: shownAll,
+          cpu_ms_per_1k_tokens: perK,
+          floor_cpu_ms_per_1k_tokens: floorPerK,
+          floor_longest_task_cpu_ms: floor.longestCpu,
+          shown_tokens_per_s: shownRate,
+          longest_task_ms: longest,
+          tasks_over_16ms: over,
+          longest_frame_gap_ms: maxGap,
         },
       }),
     ];

@@ -43,6 +43,39 @@ describe("App shell", () => {
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
+  it("says the keychain is off on every screen, and on Settings → Providers once, in the page's words", async () => {
+    const keychainNotice = {
+      kind: "keychain_unavailable",
+      message: "No system keychain is available (its library, keytar, is not installed), so …",
+    };
+    renderApp(
+      fakeClient(
+        handlers({
+          "host.info": () => ({ version: "1.2.3", mode: "web", home: "/tmp/h", notices: [keychainNotice] }),
+        }),
+      ),
+    );
+    const onChat = await screen.findByRole("alert");
+    expect(onChat.textContent).toContain("No system keychain is available");
+    fireEvent.click(
+      within(screen.getByRole("navigation", { name: "Main" })).getByRole("button", { name: "Settings" }),
+    );
+    await screen.findByRole("heading", { name: "Providers" });
+    const onProviders = screen
+      .getAllByRole("alert")
+      .filter((a) => a.textContent?.includes("No system keychain"));
+    expect(onProviders).toHaveLength(1);
+    expect(onProviders[0]?.className).toContain("inline-alert");
+    fireEvent.click(
+      within(screen.getByRole("navigation", { name: "Settings" })).getByRole("button", { name: "Models" }),
+    );
+    await waitFor(() => expect(screen.queryByRole("heading", { name: "Providers" })).toBeNull());
+    const onModels = screen
+      .getAllByRole("alert")
+      .filter((a) => a.textContent?.includes("No system keychain"));
+    expect(onModels.map((a) => a.className)).toEqual(["notice"]);
+  });
+
   it("refreshes providers and the main model when settings.changed arrives", async () => {
     let providers: ProviderView[] = [];
     let model = { provider: "", model: "" };

@@ -141,6 +141,7 @@ describe("Settings → Plugins rows", () => {
           lastRun,
           lastStatus: "error",
           lastError: "no sun today",
+          runsToday: 1,
         },
         {
           name: "fold",
@@ -150,6 +151,7 @@ describe("Settings → Plugins rows", () => {
           lastRun: null,
           lastStatus: null,
           lastError: null,
+          runsToday: 0,
         },
         {
           name: "wash",
@@ -159,6 +161,17 @@ describe("Settings → Plugins rows", () => {
           lastRun,
           lastStatus: "ok",
           lastError: null,
+          runsToday: 3,
+        },
+        {
+          name: "tick",
+          intervalHours: 1 / 3600,
+          minIdleHours: 0.5,
+          running: false,
+          lastRun,
+          lastStatus: "ok",
+          lastError: null,
+          runsToday: 1,
         },
         {
           name: "iron",
@@ -168,6 +181,7 @@ describe("Settings → Plugins rows", () => {
           lastRun: null,
           lastStatus: null,
           lastError: null,
+          runsToday: 0,
         },
       ],
     });
@@ -182,6 +196,7 @@ describe("Settings → Plugins rows", () => {
           lastRun,
           lastStatus: "timeout",
           lastError: "The idle task did not finish within 600 s.",
+          runsToday: 0,
         },
       ],
     });
@@ -199,6 +214,12 @@ describe("Settings → Plugins rows", () => {
     expect(task("fold")).toContain("Every 30 min, after 1 h idle");
     expect(task("fold")).toContain("Running now");
     expect(task("iron")).toContain("Not run yet");
+    // Runs today (docs/contract.md §9.4), and a seconds interval in seconds.
+    expect(task("wash")).toContain("3 runs today");
+    expect(task("dry")).toContain("1 run today");
+    expect(task("iron")).toContain("0 runs today");
+    expect(task("tick")).toContain("Every 1 s, after 30 min idle");
+    expect(task("tick")).toContain("1 run today");
     const resting =
       within(row("resting")).getByRole("list", { name: "Idle tasks of resting" }).textContent ?? "";
     expect(resting).toContain("Not scheduled while the plugin is off");

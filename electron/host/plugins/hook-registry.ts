@@ -61,7 +61,12 @@ export class HookRegistry {
           hook: entry.name,
           timeout_ms: this.timeoutMs,
         });
-        return { pluginId: entry.pluginId, status: "timeout", error: `timed out after ${this.timeoutMs} ms` };
+        return {
+          pluginId: entry.pluginId,
+          status: "timeout",
+          error: `timed out after ${this.timeoutMs} ms`,
+          reason: "plugin_timeout",
+        };
       }
       return { pluginId: entry.pluginId, status: "ok", value };
     } catch (err) {
@@ -106,7 +111,7 @@ export class HookRegistry {
         return {
           blocked: true,
           pluginId: outcome.pluginId,
-          reason: `a pre_tool_call hook of ${outcome.pluginId} did not answer in time`,
+          reason: `a pre_tool_call hook of ${outcome.pluginId} did not answer in time (plugin_timeout)`,
         };
       }
       if (outcome.status === "ok" && outcome.value && typeof outcome.value === "object") {

@@ -1,7 +1,7 @@
 /**
  * Each loaded plugin's worker in the plugin host (docs/contract.md §5.4): started with its heap cap,
- * registered within its deadline, watched by heartbeats, restarted alone after a crash with a growing
- * delay (3 in 5 minutes: stopped until `plugins.restart`). Unloading stops the worker and removes what
+ * registered within its deadline, watched by heartbeats, restarted alone after a crash (during
+ * `register` too) with a growing delay (3 in 5 minutes: stopped until `plugins.restart`). Unloading stops the worker and removes what
  * it registered from every registry. Steps here run inside the plugin's queue (plugin-reconciler.ts).
  */
 import type { Mirror } from "./runtime/boundary.js";
@@ -91,8 +91,9 @@ export class PluginWorkers {
     } catch (error) {
       // Disabled while loading (setEnabled unloaded it at once): no failure of the plugin.
       if (record.running !== running) return;
-      // The plugin host died under it (maybe another plugin's doing): try again, as after a crash.
-      if (running.end?.hostDied) return this.crashed(record, running.end);
+      // Its worker ended under it (it exited or crashed in `register`, or the whole plugin host
+      // died): a crash like any other, restarted alone and counted (docs/contract.md §5.4).
+      if (running.end) return this.crashed(record, running.end);
       return this.fail(record, describe(error));
     }
     if (record.running !== running) return;

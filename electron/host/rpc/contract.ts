@@ -8,15 +8,19 @@ import { hostMethods } from "./methods/host-info.js";
 import { memoryReviewMethods } from "./methods/memory-review.js";
 import { modelMethods } from "./methods/model.js";
 import { pluginMethods } from "./methods/plugins.js";
+import { providerDiscoveryMethods } from "./methods/provider-discovery.js";
 import { providerMethods } from "./methods/providers.js";
 import { sessionMethods } from "./methods/sessions.js";
+import { settingsImportMethods } from "./methods/settings-import.js";
 import { settingsMethods } from "./methods/settings.js";
 
 export const methodTable = {
   ...hostMethods,
   ...eventMethods,
   ...settingsMethods,
+  ...settingsImportMethods,
   ...providerMethods,
+  ...providerDiscoveryMethods,
   ...modelMethods,
   ...pluginMethods,
   ...sessionMethods,

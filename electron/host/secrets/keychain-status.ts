@@ -27,6 +27,19 @@ export class KeychainStatus {
     return this.probe;
   }
 
+  /**
+   * Resolves once the probe has an answer or `boundMs` passed, whichever is first: `host.info`
+   * waits this long, so its first answer after start-up already carries the notice (a missing
+   * binding answers at once; a keychain that hangs is reported later, by `host.changed`).
+   */
+  settledWithin(boundMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, boundMs);
+    });
+    return Promise.race([this.probe, bound]).finally(() => clearTimeout(timer));
+  }
+
   notices(): Notice[] {
     if (!this.problem) return [];
     return [{ kind: "keychain_unavailable", message: keychainNotice(this.problem) }];

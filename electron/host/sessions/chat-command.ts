@@ -41,18 +41,25 @@ export function runChatCommand(deps: ChatCommandDeps, call: ChatCommandCall): Se
         deps.transcript.append({ sessionId, turnId, role: "assistant", content, meta });
       },
       (error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
+        const message = error instanceof Error ? error.message : String(error);
+        // docs/contract.md §5.4: `plugin_timeout` / `plugin_unresponsive` reach the chat as a reason, not only words.
+        const reason = (error as { reason?: unknown } | null)?.reason;
         deps.log.write("WARN", "command_failed", {
           plugin: command.pluginId,
           command: command.name,
-          error: reason,
+          error: message,
+          ...(typeof reason === "string" && { reason }),
         });
         deps.transcript.append({
           sessionId,
           turnId,
           role: "assistant",
           status: "error",
-          meta: { ...meta, error: `/${command.name} failed: ${reason}` },
+          meta: {
+            ...meta,
+            error: `/${command.name} failed: ${message}`,
+            ...(typeof reason === "string" && { reason }),
+          },
         });
       },
     )

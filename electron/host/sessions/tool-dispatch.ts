@@ -84,8 +84,10 @@ export async function runToolCall(
     if (error instanceof ToolAbortedError) return { status: "aborted", content: "" };
     status = "error";
     const message = error instanceof Error ? error.message : String(error);
-    result = { error: message };
-    content = `Error: ${message}`;
+    // docs/contract.md §5.4: a plugin that did not answer names why (`plugin_timeout`, `plugin_unresponsive`).
+    const reason = (error as { reason?: unknown } | null)?.reason;
+    result = typeof reason === "string" ? { error: message, reason } : { error: message };
+    content = typeof reason === "string" ? `Error (${reason}): ${message}` : `Error: ${message}`;
   }
   let explanation: string | undefined;
   for (const outcome of await deps.hooks.fire("post_tool_call", {

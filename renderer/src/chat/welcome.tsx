@@ -2,6 +2,7 @@
 import { Cpu, KeyRound, MessageSquare, Plus } from "lucide-react";
 import { useNavigation } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
+import { FirstRunOffers } from "./first-run-offers.js";
 
 const steps = [
   {
@@ -48,6 +49,7 @@ export function Welcome() {
         <Button variant="primary" icon={<Plus size={16} aria-hidden="true" />} onClick={openAdd}>
           Add a provider
         </Button>
+        <FirstRunOffers />
       </div>
     </div>
   );

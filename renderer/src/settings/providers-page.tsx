@@ -8,6 +8,7 @@ import { DismissibleAlert, InlineAlert } from "../ui/inline-alert.js";
 import { selectKeychainProblem } from "../stores/host-store.js";
 import { useHost, useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectCurrentMainModel } from "../stores/main-model-store.js";
+import { LocalServersPanel } from "./local-servers-panel.js";
 import { ProviderRow } from "./provider-row.js";
 import { RemoveProviderDialog } from "./remove-provider-dialog.js";
 import { SettingsList } from "./settings-list.js";
@@ -71,6 +72,7 @@ export function ProvidersPage() {
           />
         )}
       />
+      <LocalServersPanel />
       <RemoveProviderDialog provider={removing} onClose={() => setRemoving(null)} />
     </SettingsPage>
   );

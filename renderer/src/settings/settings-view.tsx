@@ -3,6 +3,7 @@ import { useNavigation } from "../stores/stores-context.js";
 import { selectSettingsSection } from "../stores/navigation-store.js";
 import { AppearancePage } from "./appearance-page.js";
 import { ChatSettingsPage } from "./chat-settings-page.js";
+import { GeneralPage } from "./general-page.js";
 import { MemoryPage } from "./memory-page.js";
 import { ModelsPage } from "./models-page.js";
 import { PluginsPage } from "./plugins/plugins-page.js";
@@ -20,6 +21,8 @@ export function SettingsView() {
         <ChatSettingsPage />
       ) : section === "memory" ? (
         <MemoryPage />
+      ) : section === "general" ? (
+        <GeneralPage />
       ) : section === "appearance" ? (
         <AppearancePage />
       ) : (

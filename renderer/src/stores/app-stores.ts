@@ -16,6 +16,7 @@ import { createMainModelStore, type MainModelState } from "./main-model-store.js
 import { createNavigationStore, type NavigationState } from "./navigation-store.js";
 import { createPluginsStore, type PluginsState } from "./plugins-store.js";
 import { createProvidersStore, type ProvidersState } from "./providers-store.js";
+import { createSetupStore, type SetupState } from "./setup-store.js";
 
 export interface AppStores {
   host: StoreApi<HostState>;
@@ -34,6 +35,8 @@ export interface AppStores {
   actionItems: StoreApi<ActionItemsState>;
   /** Starts listening to `action-items`' events; returns the function that stops it. */
   connectActionItems(): () => void;
+  /** Local servers found and the Hermes import (first run, Settings → Providers / General). */
+  setup: StoreApi<SetupState>;
 }
 
 export function createAppStores(client: HermesClient): AppStores {
@@ -42,7 +45,7 @@ export function createAppStores(client: HermesClient): AppStores {
     onProviderChanged: (id) => mainModel.getState().forgetModels(id),
   });
   const actionItems = createActionItemsStore(client);
-  return {
+  const stores: AppStores = {
     host: createHostStore(client),
     providers,
     mainModel,
@@ -61,7 +64,9 @@ export function createAppStores(client: HermesClient): AppStores {
     },
     actionItems: actionItems.store,
     connectActionItems: actionItems.connect,
+    setup: createSetupStore(client, { providers, mainModel, refresh: () => refreshFromHost(stores) }),
   };
+  return stores;
 }
 
 export function refreshFromHost(stores: AppStores): Promise<void> {

@@ -42,16 +42,16 @@ export function createHostStore(client: HermesClient): StoreApi<HostState> {
   }));
 }
 
-/** The notice that no keychain answers; the Providers page and form show it, not the banner. */
+/**
+ * The notice that no keychain answers: a banner on every screen (README: said "at start-up … on
+ * every screen") but Settings → Providers, whose page and form say it in place, in their words.
+ */
 export const KEYCHAIN_NOTICE_KIND = "keychain_unavailable";
 
 /** Notices still to show as banners. Use with `useShallow`: it builds a new array. */
 export const selectVisibleNotices = (state: HostState): Notice[] =>
   state.info.kind === "ready"
-    ? state.info.data.notices.filter(
-        (notice) =>
-          notice.kind !== KEYCHAIN_NOTICE_KIND && !state.dismissedNotices.includes(noticeKey(notice)),
-      )
+    ? state.info.data.notices.filter((notice) => !state.dismissedNotices.includes(noticeKey(notice)))
     : [];
 
 /** What to tell someone about to type an API key when no keychain can store it; null when one can. */

@@ -1,7 +1,8 @@
 /** Where the user is, and which app-wide dialog is open. In memory only: a reload starts at Chat. */
 import { createStore, type StoreApi } from "zustand/vanilla";
 
-export type SettingsSection = "providers" | "models" | "chat" | "memory" | "appearance" | "plugins";
+export type SettingsSection =
+  "general" | "providers" | "models" | "chat" | "memory" | "appearance" | "plugins";
 
 export type Screen =
   | { name: "chat" }

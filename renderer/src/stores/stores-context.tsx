@@ -8,6 +8,7 @@ import type { MainModelState } from "./main-model-store.js";
 import type { NavigationState } from "./navigation-store.js";
 import type { PluginsState } from "./plugins-store.js";
 import type { ProvidersState } from "./providers-store.js";
+import type { SetupState } from "./setup-store.js";
 
 const StoresContext = createContext<AppStores | null>(null);
 
@@ -32,3 +33,4 @@ export const usePlugins = <T,>(selector: (state: PluginsState) => T): T =>
   useStore(useStores().plugins, selector);
 export const useAuxiliary = <T,>(selector: (state: AuxiliaryState) => T): T =>
   useStore(useStores().auxiliary, selector);
+export const useSetup = <T,>(selector: (state: SetupState) => T): T => useStore(useStores().setup, selector);

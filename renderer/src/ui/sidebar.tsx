@@ -11,6 +11,7 @@ import { selectSettingsSection, type SettingsSection } from "../stores/navigatio
 import { IconButton } from "./icon-button.js";
 
 const settingsSections: ReadonlyArray<{ id: SettingsSection; label: string }> = [
+  { id: "general", label: "General" },
   { id: "providers", label: "Providers" },
   { id: "models", label: "Models" },
   { id: "chat", label: "Chat" },

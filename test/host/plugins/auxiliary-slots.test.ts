@@ -65,13 +65,11 @@ describe("ctx.registerAuxiliaryTask", () => {
     await expect(stranger.ctx.call("registerAuxiliaryTask", "vision", {})).rejects.toThrow(
       "reserved for a built-in task",
     );
-    await stranger.ctx.call("registerAuxiliaryTask", "sorter", {});
-    // Registered after `register`, the refusal reaches the plugin's log; the slot stays the owner's.
-    await waitFor(
-      () => rig.logLines().some((line) => line.includes("already registered by plugin 'slot-owner'")),
-      5000,
-      "the refusal in agent.log",
-    );
+    // Registered after `register`, the host's refusal is thrown in the plugin's call; the slot stays the owner's.
+    await expect(stranger.ctx.call("registerAuxiliaryTask", "sorter", {})).rejects.toMatchObject({
+      name: "PluginRegistrationError",
+      message: `registerAuxiliaryTask: "sorter" is already registered by plugin 'slot-owner'.`,
+    });
     expect(rig.slots.get("sorter")).toMatchObject({ pluginId: "slot-owner" });
   });
 });

@@ -90,6 +90,7 @@ describe("idle tasks in the host", () => {
         lastRun: null,
         lastStatus: null,
         lastError: null,
+        runsToday: 0,
       },
       {
         name: "wash",
@@ -99,6 +100,7 @@ describe("idle tasks in the host", () => {
         lastRun: null,
         lastStatus: null,
         lastError: null,
+        runsToday: 0,
       },
     ]);
     const changed = rig.events("plugins.changed").length;
@@ -123,6 +125,7 @@ describe("idle tasks in the host", () => {
         lastRun: ranAt,
         lastStatus: "ok",
         lastError: null,
+        runsToday: 1,
       },
     ]);
     // Each recorded run tells the app, so the Plugins page refreshes.
@@ -130,9 +133,9 @@ describe("idle tasks in the host", () => {
 
     // Disabled, it registers nothing; what its data remembers still shows, without a schedule.
     await rig.host.plugins.setEnabled("chores", false);
-    expect((await listed())?.map((t) => [t.name, t.intervalHours, t.lastStatus])).toEqual([
-      ["dry", null, "error"],
-      ["wash", null, "ok"],
+    expect((await listed())?.map((t) => [t.name, t.intervalHours, t.lastStatus, t.runsToday])).toEqual([
+      ["dry", null, "error", 1],
+      ["wash", null, "ok", 1],
     ]);
     const { plugins } = (await rig.ok("plugins.list", {})) as { plugins: PluginView[] };
     expect(plugins.find((p) => p.id === "tidy")?.idleTasks).toBeUndefined();

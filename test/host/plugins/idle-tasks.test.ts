@@ -16,6 +16,7 @@ import { claimsDir, IdleClaims } from "../../../electron/host/plugins/idle/idle-
 import { IdleTaskScheduler } from "../../../electron/host/plugins/idle/idle-scheduler.js";
 import { parseIdleTaskOptions } from "../../../electron/host/plugins/idle/idle-task-options.js";
 import { IdleTaskStatusFile } from "../../../electron/host/plugins/idle/idle-task-status.js";
+import { idleTaskViews } from "../../../electron/host/plugins/idle/idle-task-views.js";
 import type { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
 import { waitFor } from "../support/temp-home.js";
 import { startRig, writePlugin, type Rig } from "./plugin-rig.js";
@@ -57,7 +58,9 @@ export function register(ctx) {
   ctx.registerCommand({
     name: "idle-" + ctx.pluginId,
     handler: async (raw) => {
-      const { op, args } = JSON.parse(raw);
+      // Numbers JSON cannot carry arrive as sentinels.
+      const numbers = { __NaN__: NaN, __Infinity__: Infinity, "__-Infinity__": -Infinity };
+      const { op, args } = JSON.parse(raw, (k, v) => (typeof v === "string" && v in numbers ? numbers[v] : v));
       if (op === "runs") return runs;
       if (op === "open") { gates.get(args[0])?.(); gates.delete(args[0]); return "opened"; }
       if (op === "bad") {
@@ -176,6 +179,41 @@ describe("when an idle task runs", () => {
       sideQuestionToken: null,
     });
     expect(runs[0]!.keys).toEqual(["lastRun", "lastStatus", "sideQuestionToken", "task"]);
+  });
+
+  it("a seconds interval runs every second while idle, one at a time; runs today are counted and shown, per local day", async () => {
+    // 23:59:50 local time, so the day turns over within the test.
+    const start = new Date(2026, 10, 29, 23, 59, 50).getTime();
+    const s = await setup(
+      "idle-seconds",
+      [
+        {
+          name: "tick",
+          behaviour: "ok",
+          options: { intervalHours: 1 / 3600, minIdleHours: 0, firstRun: "now" },
+        },
+      ],
+      { clock: new ManualClock(start), idleSince: start - HOUR },
+    );
+    const views = () => idleTaskViews(s.scheduler, rig.home, s.id, s.clock.now());
+    for (let second = 0; second < 5; second++) {
+      await waitFor(() => running(s, "tick") === false && s.status().tick?.last_status === "ok");
+      s.clock.advance(1_000);
+    }
+    await s.scheduler.settled();
+    const runsBefore = (await s.runs()).length;
+    expect(runsBefore).toBeGreaterThanOrEqual(5);
+    expect(views()[0]).toMatchObject({ name: "tick", intervalHours: 1 / 3600, runsToday: runsBefore });
+    expect(s.status().tick).toMatchObject({ runs_today: runsBefore });
+    // Past local midnight the count starts over.
+    s.clock.advance(10_000);
+    await waitFor(() => running(s, "tick") === false && (s.status().tick?.runs_today ?? 0) === 1);
+    expect(views()[0]!.runsToday).toBe(1);
+    expect(idleTaskViews({ list: () => [] }, rig.home, s.id, s.clock.now())[0]).toMatchObject({
+      name: "tick",
+      intervalHours: null,
+      runsToday: 1,
+    });
   });
 
   it("now: runs as soon as the app has been idle minIdleHours (default 2), without waiting an interval", async () => {
@@ -447,9 +485,24 @@ describe("bad arguments", () => {
     );
     expect(await bad("ok", "__fn__")).toContain("needs options {intervalHours, minIdleHours?, firstRun?}");
     expect(await bad("ok", "__fn__", {})).toContain("intervalHours must be a number of hours, e.g. 24");
-    expect(await bad("ok", "__fn__", { intervalHours: 0 })).toContain(
-      "intervalHours must be between 1/60 (one minute) and 8760 (a year); got 0",
-    );
+    // docs/contract.md §9.4: any positive number; 0, negative and non-numbers are refused.
+    for (const zeroOrLess of [0, -1, -1e-9]) {
+      expect(await bad("ok", "__fn__", { intervalHours: zeroOrLess })).toBe(
+        `PluginRegistrationError: registerIdleTask("ok"): intervalHours must be more than 0 hours, e.g. 24 (or 1/3600 for a second); got ${zeroOrLess}.`,
+      );
+    }
+    for (const [notNumber, shown] of [
+      ["__NaN__", "NaN"],
+      ["__Infinity__", "Infinity"],
+      ["__-Infinity__", "-Infinity"],
+      ["24", '"24"'],
+      [null, "null"],
+      [true, "true"],
+    ] as const) {
+      expect(await bad("ok", "__fn__", { intervalHours: notNumber })).toBe(
+        `PluginRegistrationError: registerIdleTask("ok"): intervalHours must be a number of hours, e.g. 24 (or 1/3600 for a second); got ${shown}.`,
+      );
+    }
     expect(await bad("ok", "__fn__", { intervalHours: 1, minIdleHours: -1 })).toContain(
       "minIdleHours must be between 0 and 8760; got -1",
     );
@@ -463,9 +516,16 @@ describe("bad arguments", () => {
       'unknown option "every"; use intervalHours, minIdleHours, firstRun',
     );
     expect(s.scheduler.list("idle-bad")).toEqual([]);
+    // A second, a minute's fraction, a century: every positive interval is taken.
+    for (const interval of [1 / 3600, 1e-6, 24 * 365 * 100]) {
+      expect(
+        await bad(`every-${String(interval).replace(/\W/g, "_")}`, "__fn__", { intervalHours: interval }),
+      ).toBe("accepted");
+    }
+    await waitFor(() => s.scheduler.list("idle-bad").length === 3);
     expect(await bad("fine", "__fn__", { intervalHours: 1 })).toBe("accepted");
-    await waitFor(() => s.scheduler.list("idle-bad").length === 1);
-    expect(s.scheduler.list("idle-bad")[0]!.options).toEqual({
+    await waitFor(() => s.scheduler.list("idle-bad").length === 4);
+    expect(s.scheduler.list("idle-bad").find((t) => t.name === "fine")!.options).toEqual({
       intervalHours: 1,
       minIdleHours: 2,
       firstRun: "defer",

@@ -491,7 +491,7 @@ describe("hook timeouts (docs/contract.md §5.3, injected clock)", () => {
     expect(seen).toEqual([]);
     clock.advance(1);
     expect(await fired).toEqual([
-      { pluginId: "stuck", status: "timeout", error: "timed out after 30000 ms" },
+      { pluginId: "stuck", status: "timeout", error: "timed out after 30000 ms", reason: "plugin_timeout" },
       { pluginId: "after", status: "ok", value: { explanation: "ran" } },
     ]);
     expect(

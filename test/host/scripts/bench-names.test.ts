@@ -15,4 +15,16 @@ describe("bench names", () => {
     expect(result.stderr).toContain("cold-start");
     expect(result.stderr).toContain("stream-render");
   });
+
+  it("takes a figure that shares its bench's file by its own name", () => {
+    // Refused for the unknown name alone: the figures' names resolve to their files.
+    const result = bench(
+      "session_search_first",
+      "llm_overhead_in_worker",
+      "plugin_llm_time_to_answer",
+      "cold_stat",
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("No benchmark named cold-stat. Benchmarks:");
+  });
 });

@@ -10,9 +10,10 @@ import type { IdleTaskContext } from "../../../../plugins/sdk/types.js";
 import type { IdleActivity } from "../../activity-monitor.js";
 import type { Clock, TimerHandle } from "../../clock.js";
 import type { AgentLog } from "../../logging/agent-log.js";
+import { localDayKey } from "../plugin-budget.js";
 import type { IdleClaims } from "./idle-claims.js";
 import type { IdleTaskOptions } from "./idle-task-options.js";
-import { IdleTaskStatusFile, type IdleRunStatus, type IdleTaskRecord } from "./idle-task-status.js";
+import { IdleTaskStatusFile, runsOn, type IdleRunStatus, type IdleTaskRecord } from "./idle-task-status.js";
 
 export interface IdleTaskEntry {
   pluginId: string;
@@ -132,6 +133,8 @@ export class IdleTaskScheduler {
       last_run: null,
       last_status: null,
       last_error: null,
+      runs_day: null,
+      runs_today: 0,
     };
   }
 
@@ -212,7 +215,12 @@ export class IdleTaskScheduler {
       task.status.update(
         name,
         () => this.freshRecord(),
-        (r) => (r.last_run = new Date(startedAt).toISOString()),
+        (r) => {
+          r.last_run = new Date(startedAt).toISOString();
+          const day = localDayKey(startedAt);
+          r.runs_today = runsOn(r, day) + 1;
+          r.runs_day = day;
+        },
       );
     } catch (error) {
       claim.release();

@@ -16,12 +16,14 @@ export interface IdleTaskOptions {
 }
 
 export const DEFAULT_MIN_IDLE_HOURS = 2;
-/** One minute: anything shorter is a busy loop, not an idle task. */
-export const MIN_INTERVAL_HOURS = 1 / 60;
-/** A year. */
+/** A year: the longest `minIdleHours`. (`intervalHours` may be any positive number, docs/contract.md §9.4.) */
 export const MAX_HOURS = 24 * 365;
 
 const namePattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A value as the plugin wrote it: `"24"` (a string), `NaN`, `Infinity`, `undefined`. */
+const describeValue = (value: unknown): string =>
+  typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
 const knownOptions = ["intervalHours", "minIdleHours", "firstRun"];
 
 export function idleTaskNameProblem(name: unknown): string | null {
@@ -47,13 +49,17 @@ export function parseIdleTaskOptions(
     };
   }
   const { intervalHours, minIdleHours = DEFAULT_MIN_IDLE_HOURS, firstRun = "defer" } = given;
+  // Any positive number, seconds too: one run at a time and the idle gate keep a short interval harmless.
   if (typeof intervalHours !== "number" || !Number.isFinite(intervalHours)) {
-    return { ok: false, problem: `${where}: intervalHours must be a number of hours, e.g. 24.` };
-  }
-  if (intervalHours < MIN_INTERVAL_HOURS || intervalHours > MAX_HOURS) {
     return {
       ok: false,
-      problem: `${where}: intervalHours must be between 1/60 (one minute) and ${MAX_HOURS} (a year); got ${intervalHours}.`,
+      problem: `${where}: intervalHours must be a number of hours, e.g. 24 (or 1/3600 for a second); got ${describeValue(intervalHours)}.`,
+    };
+  }
+  if (intervalHours <= 0) {
+    return {
+      ok: false,
+      problem: `${where}: intervalHours must be more than 0 hours, e.g. 24 (or 1/3600 for a second); got ${intervalHours}.`,
     };
   }
   if (typeof minIdleHours !== "number" || !Number.isFinite(minIdleHours)) {

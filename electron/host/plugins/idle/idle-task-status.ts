@@ -19,7 +19,15 @@ export interface IdleTaskRecord {
   last_status: IdleRunStatus | null;
   /** Why the last run failed; null after a run that went well. */
   last_error: string | null;
+  /** The local day (`localDayKey`) `runs_today` counts; null before the first run. */
+  runs_day: string | null;
+  /** Runs started on `runs_day` (the Plugins page shows today's, docs/contract.md §9.4). */
+  runs_today: number;
 }
+
+/** Runs started on the local day `day`: the record's count when it is that day's, else 0. */
+export const runsOn = (record: IdleTaskRecord | null, day: string): number =>
+  record?.runs_day === day ? record.runs_today : 0;
 
 const statuses: readonly string[] = ["ok", "error", "timeout"];
 
@@ -37,6 +45,10 @@ function readRecord(value: unknown): IdleTaskRecord | null {
         ? (v.last_status as IdleRunStatus)
         : null,
     last_error: typeof v.last_error === "string" ? v.last_error : null,
+    // Files from before the count read as "no runs counted yet".
+    runs_day: typeof v.runs_day === "string" ? v.runs_day : null,
+    runs_today:
+      Number.isSafeInteger(v.runs_today) && (v.runs_today as number) > 0 ? (v.runs_today as number) : 0,
   };
 }
 

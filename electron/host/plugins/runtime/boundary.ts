@@ -93,6 +93,21 @@ export interface ForkStart {
 export type CtxMethod = keyof CtxCalls;
 export type PluginMethod = keyof PluginCalls;
 
+/**
+ * The `CtxCalls` a worker waits for without yielding (docs/contract.md §5.4: synchronous members
+ * stay synchronous): the host's refusal (a command name or slot key another plugin holds) is thrown
+ * in the plugin's own call, where it can catch it, during `register` and after.
+ */
+export const SYNC_CTX_CALLS = [
+  "registerCommand",
+  "registerHook",
+  "registerTool",
+  "registerAuxiliaryTask",
+  "registerIdleTask",
+  "registerRpc",
+] as const satisfies readonly CtxMethod[];
+export type SyncCtxMethod = (typeof SYNC_CTX_CALLS)[number];
+
 /** What the worker's synchronous members read, kept current by the host (docs/contract.md §5.4). */
 export interface Mirror {
   /** Every capability id the host knows, granted or not. */
@@ -117,11 +132,15 @@ export interface WireError {
   text?: string;
 }
 
+/** The answer to one call. */
+export type ResultFrame =
+  | { kind: "result"; id: number; ok: true; value: unknown }
+  | { kind: "result"; id: number; ok: false; error: WireError };
+
 /** One frame on a plugin's channel, either direction. */
 export type Frame =
   | { kind: "call"; id: number; method: string; params: unknown }
-  | { kind: "result"; id: number; ok: true; value: unknown }
-  | { kind: "result"; id: number; ok: false; error: WireError }
+  | ResultFrame
   | { kind: "mirror"; mirror: Partial<Mirror> };
 
 /**
@@ -131,6 +150,11 @@ export type Frame =
 export interface WorkerBoot {
   kind: "init";
   init: WorkerInit;
+  /**
+   * One Int32 the plugin host adds 1 to (and notifies) after each frame it posts to the worker, so
+   * a synchronous call (`SYNC_CTX_CALLS`) can sleep in `Atomics.wait` until its answer may be there.
+   */
+  doorbell: SharedArrayBuffer;
 }
 
 /** Host → plugin host process. */

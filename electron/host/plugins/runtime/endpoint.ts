@@ -3,7 +3,7 @@
  * calls in dispatched to a handler table. The same class runs in the host (calling `PluginCalls`)
  * and in a worker (calling `CtxCalls`); only the tables differ.
  */
-import { fromWireError, toWireError, type Frame } from "./boundary.js";
+import { fromWireError, toWireError, type Frame, type ResultFrame } from "./boundary.js";
 
 interface CallShape {
   params: unknown;
@@ -72,6 +72,26 @@ export class Endpoint<
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
+  }
+
+  /**
+   * A call whose caller waits for the answer without yielding (a worker's synchronous `ctx`
+   * members): `awaitAnswer` blocks until the result of call `id` arrived and returns it, or null
+   * past its deadline (then `onDeadline`'s error is thrown; a late answer is dropped, as for `call`).
+   */
+  callSync<K extends keyof Out & string>(
+    method: K,
+    params: Out[K]["params"],
+    awaitAnswer: (id: number) => ResultFrame | null,
+    onDeadline: () => Error,
+  ): Out[K]["result"] {
+    if (this.closedWith) throw this.closedWith;
+    const id = this.nextId++;
+    this.send({ kind: "call", id, method, params });
+    const answer = awaitAnswer(id);
+    if (!answer) throw onDeadline();
+    if (!answer.ok) throw fromWireError(answer.error);
+    return answer.value as Out[K]["result"];
   }
 
   /** Feeds one frame that arrived from the other side. */

@@ -6,6 +6,7 @@
 import { Socket } from "node:net";
 import { Worker } from "node:worker_threads";
 import type { Frame, FromPluginHost, ToPluginHost, WorkerBoot, WorkerInit } from "./boundary.js";
+import { ringDoorbell } from "./doorbell.js";
 import {
   CHANNEL_FD,
   CHANNEL_KEY_ENV,
@@ -16,7 +17,12 @@ import {
 
 // CommonJS (scripts/build-bundles.mjs): cheaper to start than an ES module entry.
 const workerFile = new URL("./plugin-worker.cjs", import.meta.url);
-const workers = new Map<string, Worker>();
+/** A plugin's worker and its doorbell (doorbell.ts: rung after each frame posted to it). */
+interface Running {
+  worker: Worker;
+  bell: Int32Array;
+}
+const workers = new Map<string, Running>();
 /** At most this many spares, whatever the host asks. */
 const MAX_SPARES = 64;
 
@@ -135,24 +141,26 @@ function claimSpare(heapMb: number): Spare | undefined {
 function start(pluginId: string, heapMb: number, init: WorkerInit): void {
   workers
     .get(pluginId)
-    ?.terminate()
+    ?.worker.terminate()
     .catch(() => undefined);
   const spare = claimSpare(heapMb);
   const worker = spare?.worker ?? newWorker(heapMb);
-  workers.set(pluginId, worker);
+  const doorbell = new SharedArrayBuffer(4);
+  const running: Running = { worker, bell: new Int32Array(doorbell) };
+  workers.set(pluginId, running);
   let failure: (Error & { code?: string }) | null = spare?.failure ?? null;
   worker.on("message", (frame: Frame) => send({ kind: "frame", pluginId, frame }));
   worker.on("error", (error) => {
     failure = error;
   });
   const exited = (code: number) => {
-    if (workers.get(pluginId) !== worker) return; // replaced or stopped on purpose
+    if (workers.get(pluginId) !== running) return; // replaced or stopped on purpose
     workers.delete(pluginId);
     send({ kind: "exited", pluginId, reason: describeExit(code, failure, heapMb) });
   };
   worker.on("exit", exited);
   // Queued until the worker listens: its first message says which plugin it runs.
-  worker.postMessage({ kind: "init", init } satisfies WorkerBoot);
+  worker.postMessage({ kind: "init", init, doorbell } satisfies WorkerBoot);
 }
 
 channel.onMessage((message) => {
@@ -161,14 +169,18 @@ channel.onMessage((message) => {
       start(message.pluginId, message.heapMb, message.init);
       return;
     case "stop": {
-      const worker = workers.get(message.pluginId);
+      const running = workers.get(message.pluginId);
       workers.delete(message.pluginId);
-      void worker?.terminate().catch(() => undefined);
+      void running?.worker.terminate().catch(() => undefined);
       return;
     }
-    case "frame":
-      workers.get(message.pluginId)?.postMessage(message.frame);
+    case "frame": {
+      const running = workers.get(message.pluginId);
+      if (!running) return;
+      running.worker.postMessage(message.frame);
+      ringDoorbell(running.bell);
       return;
+    }
   }
 });
 

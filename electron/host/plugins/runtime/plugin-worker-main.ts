@@ -9,6 +9,7 @@ import type { getHeapStatistics as GetHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import type { RegisterFn } from "../../../../plugins/sdk/types.js";
 import type { CtxCalls, Frame, PluginCalls, WorkerBoot } from "./boundary.js";
+import { DoorbellReceiver } from "./doorbell.js";
 import { Endpoint } from "./endpoint.js";
 import { loadPluginModule } from "./plugin-module.js";
 import { createWorkerCtx, type WorkerCtx } from "./worker-ctx.js";
@@ -64,7 +65,7 @@ const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginC
       const register = pickRegister(mod, main);
       try {
         await register(worker.ctx);
-        await worker.registrationsSettled();
+        await worker.writesSettled();
       } catch (error) {
         throw new PluginLoadError(`register() failed: ${describe(error)}`);
       }
@@ -86,13 +87,35 @@ const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginC
 let worker!: WorkerCtx;
 let booted = false;
 
+/**
+ * Frames that arrived while the plugin's code waited in a synchronous call (doorbell.ts): handled
+ * once it yields, and always before any frame that arrives after them. A mirror update is only
+ * data, so it applies at once: `hasCapability` never reads a stale grant after a wait.
+ */
+const held: Frame[] = [];
+const hold = (frame: Frame): void => {
+  if (frame.kind === "mirror") return void Object.assign(worker.mirror, frame.mirror);
+  held.push(frame);
+  if (held.length === 1) queueMicrotask(handleHeld);
+};
+const handleHeld = (): void => {
+  for (let frame = held.shift(); frame; frame = held.shift()) handle(frame);
+};
+const handle = (frame: Frame): void => {
+  if (frame.kind === "mirror") Object.assign(worker.mirror, frame.mirror);
+  else endpoint.receive(frame);
+};
+
 port.on("message", (message: Frame | WorkerBoot) => {
   if (message.kind === "init") {
     if (booted) return;
     booted = true;
-    worker = createWorkerCtx(message.init, endpoint);
+    const doorbell = new DoorbellReceiver(port, new Int32Array(message.doorbell), hold);
+    worker = createWorkerCtx(message.init, endpoint, (id, timeoutMs) => doorbell.awaitAnswer(id, timeoutMs));
     void endpoint.call("ready", {}).catch(() => undefined);
-  } else if (!booted) return;
-  else if (message.kind === "mirror") Object.assign(worker.mirror, message.mirror);
-  else endpoint.receive(message);
+    return;
+  }
+  if (!booted) return;
+  handleHeld();
+  handle(message);
 });

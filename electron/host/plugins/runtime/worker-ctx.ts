@@ -1,9 +1,10 @@
 /**
  * A plugin's `ctx` inside its worker (docs/contract.md §5.2, §5.4): the same API as ever. `pluginId`,
  * `state.get/set/delete`, `hasCapability`, `redact` and `log` answer synchronously from mirrors
- * the host keeps current (state writes are sent on; the host writes the file atomically);
- * everything else is a call across the boundary. Registrations made while `register` runs are
- * awaited before it counts as finished, so a refused one (a taken command name) fails the load.
+ * the host keeps current (state writes are sent on; the host writes the file atomically). The
+ * `register*` members wait for the host's answer without yielding (`SYNC_CTX_CALLS`, doorbell.ts),
+ * so a refusal (a command name or slot key another plugin holds) is a `PluginRegistrationError`
+ * thrown in the call, during `register` and after; everything else is an asynchronous call.
  */
 import type {
   AuxiliaryTaskSpec,
@@ -30,13 +31,22 @@ import { createRedactor } from "../../secrets/redaction.js";
 import { hookNames, isHookName } from "../hook-types.js";
 import { injectMessageProblem, PluginInjectError } from "../inject-message.js";
 import { assertJson } from "../plugin-state.js";
-import type { CtxCalls, Mirror, PluginCalls, WorkerInit } from "./boundary.js";
+import type { CtxCalls, Mirror, PluginCalls, ResultFrame, SyncCtxMethod, WorkerInit } from "./boundary.js";
 import type { Endpoint } from "./endpoint.js";
 import { createWorkerForks, type WorkerForks } from "./worker-fork.js";
 
 export class PluginRegistrationError extends Error {
   override readonly name = "PluginRegistrationError";
 }
+
+/** Blocks until the answer to call `id` arrived (doorbell.ts), or returns null after `timeoutMs`. */
+export type AwaitAnswer = (id: number, timeoutMs: number) => ResultFrame | null;
+
+/**
+ * How long a synchronous registration waits for the host. The host answers one at once; a host
+ * that does not answer in this long also sees the worker miss its heartbeats (5 s) and restarts it.
+ */
+const REGISTRATION_ANSWER_MS = 10_000;
 
 type AnyHandler = (...args: unknown[]) => unknown;
 
@@ -47,8 +57,8 @@ export interface WorkerCtx {
   handlers: Map<string, AnyHandler>;
   /** The plugin's forks; the host's `forkUpdate` lands here. */
   forks: WorkerForks;
-  /** Resolves when every registration sent so far was accepted; rejects with the first refusal. */
-  registrationsSettled(): Promise<void>;
+  /** Resolves when every state write sent so far was taken; rejects with the first refusal. */
+  writesSettled(): Promise<void>;
 }
 
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -62,7 +72,11 @@ function plainOrNull(value: unknown): unknown {
   }
 }
 
-export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, PluginCalls>): WorkerCtx {
+export function createWorkerCtx(
+  init: WorkerInit,
+  endpoint: Endpoint<CtxCalls, PluginCalls>,
+  awaitAnswer: AwaitAnswer,
+): WorkerCtx {
   const mirror: Mirror = { ...init.mirror };
   const values: Record<string, JsonValue> = { ...init.state };
   const handlers = new Map<string, AnyHandler>();
@@ -71,7 +85,30 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
   const redactor = createRedactor({ knownKeys: () => [], enabled: () => mirror.redactSecrets });
   const forks = createWorkerForks(endpoint);
 
-  /** Sends a write or registration; a refusal after `register` finished is logged, never lost. */
+  /** A registration: the host's refusal is thrown here, in the plugin's own call. */
+  const register = <K extends SyncCtxMethod>(method: K, params: CtxCalls[K]["params"]): void => {
+    try {
+      endpoint.callSync(
+        method,
+        params,
+        (id) => awaitAnswer(id, REGISTRATION_ANSWER_MS),
+        () =>
+          new PluginRegistrationError(
+            `${method}: the app did not answer within ${REGISTRATION_ANSWER_MS / 1000} s; try again.`,
+          ),
+      );
+    } catch (error) {
+      // The refused entry's handler is never invoked: drop it.
+      if ("handlerId" in params) handlers.delete(params.handlerId);
+      if (error instanceof PluginRegistrationError) throw error;
+      const refusal = new PluginRegistrationError(error instanceof Error ? error.message : String(error));
+      const reason = (error as { reason?: unknown }).reason;
+      if (typeof reason === "string") Object.assign(refusal, { reason });
+      throw refusal;
+    }
+  };
+
+  /** Sends a write or an event; a refusal after `register` finished is logged, never lost. */
   const send = <K extends keyof CtxCalls & string>(method: K, params: CtxCalls[K]["params"]) => {
     const call = endpoint.call(method, params);
     inFlight.push(call);
@@ -96,7 +133,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     if (!spec || typeof spec.name !== "string" || typeof spec.handler !== "function") {
       throw new PluginRegistrationError("registerCommand needs {name, handler(rawArgs, context)}.");
     }
-    send("registerCommand", {
+    register("registerCommand", {
       name: spec.name,
       description: typeof spec.description === "string" ? spec.description : "",
       argsHint: typeof spec.argsHint === "string" ? spec.argsHint : "",
@@ -112,7 +149,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     }
     if (typeof fn !== "function")
       throw new PluginRegistrationError(`registerHook("${name}") needs a function.`);
-    send("registerHook", { name, handlerId: keep("hook", fn as AnyHandler, undefined) });
+    register("registerHook", { name, handlerId: keep("hook", fn as AnyHandler, undefined) });
   };
 
   const registerTool = (spec: ToolSpec): void => {
@@ -128,7 +165,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
         `registerTool("${spec.name}"): parameters must be a JSON Schema object.`,
       );
     }
-    send("registerTool", {
+    register("registerTool", {
       name: spec.name,
       toolset: typeof spec.toolset === "string" && spec.toolset ? spec.toolset : init.pluginId,
       description: typeof spec.description === "string" ? spec.description : "",
@@ -138,8 +175,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
   };
 
   const registerAuxiliaryTask = (key: string, spec: AuxiliaryTaskSpec): void => {
-    // Key rules are checked here so `register` sees their error; a key another plugin holds is
-    // refused by the host (and fails the load when it happens during `register`).
+    // Key rules are checked here too: a bad key needs no round trip to the host.
     const problem = taskKeyProblem(key);
     if (problem !== null) throw new PluginRegistrationError(problem);
     let plain: AuxiliaryTaskSpec;
@@ -148,7 +184,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     } catch {
       throw new PluginRegistrationError(`registerAuxiliaryTask("${key}"): the spec must be plain data.`);
     }
-    send("registerAuxiliaryTask", { key, spec: plain });
+    register("registerAuxiliaryTask", { key, spec: plain });
   };
 
   /** Names of idle tasks whose `fn` still runs here: a run past its deadline is not joined by another. */
@@ -174,7 +210,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
         idleRunning.delete(name);
       }
     };
-    send("registerIdleTask", {
+    register("registerIdleTask", {
       name,
       handlerId: keep("idle", guarded as AnyHandler, undefined),
       options: parsed.options,
@@ -186,7 +222,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     if (problem) throw new PluginRegistrationError(`registerRpc: ${problem}`);
     if (typeof handler !== "function")
       throw new PluginRegistrationError(`registerRpc("${method}") needs handler(params, {sessionId}).`);
-    send("registerRpc", { method, handlerId: keep("rpc", handler as AnyHandler, undefined) });
+    register("registerRpc", { method, handlerId: keep("rpc", handler as AnyHandler, undefined) });
   };
 
   const emitToSession = (sessionId: string, event: string, payload: Record<string, JsonValue>): void => {
@@ -259,7 +295,7 @@ export function createWorkerCtx(init: WorkerInit, endpoint: Endpoint<CtxCalls, P
     mirror,
     handlers,
     forks,
-    async registrationsSettled() {
+    async writesSettled() {
       const calls = inFlight;
       inFlight = [];
       await Promise.all(calls);

@@ -37,6 +37,8 @@ export interface PluginIdleTaskView {
   lastStatus: "ok" | "error" | "timeout" | null;
   /** Why the last run failed; null after a run that went well. */
   lastError: string | null;
+  /** Runs started since local midnight (docs/contract.md §9.4: a short interval shows here). */
+  runsToday: number;
 }
 
 /** How a plugin's worker is doing (docs/contract.md §5.4). */

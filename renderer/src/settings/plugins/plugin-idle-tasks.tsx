@@ -1,7 +1,7 @@
 /**
  * A plugin's idle tasks (docs/contract.md §9.4) on Settings → Plugins: each task's schedule, whether it is
- * running now, and when it last ran with what outcome (`last_run` / `last_status`, with the reason
- * of a failed run). Shown for a plugin that is not running too, from what its data remembers.
+ * running now, when it last ran with what outcome (`last_run` / `last_status`, with the reason
+ * of a failed run), and how many runs it started today (a seconds interval shows up here). Shown for a plugin that is not running too, from what its data remembers.
  */
 import type { PluginIdleTaskView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
 
@@ -11,7 +11,15 @@ const statusLabel: Readonly<Record<NonNullable<PluginIdleTaskView["lastStatus"]>
   timeout: "Timed out",
 };
 
-const hours = (h: number) => (h >= 1 ? `${Number(h.toFixed(2))} h` : `${Math.round(h * 60)} min`);
+/** An interval in words: hours, minutes, or seconds (any positive interval is allowed). */
+const hours = (h: number) =>
+  h >= 1
+    ? `${Number(h.toFixed(2))} h`
+    : h * 60 >= 1
+      ? `${Number((h * 60).toFixed(1))} min`
+      : `${Number((h * 3600).toPrecision(2))} s`;
+
+const runsToday = (n: number) => (n === 1 ? "1 run today" : `${n} runs today`);
 
 const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
@@ -32,7 +40,9 @@ export function PluginIdleTasks({ plugin }: { plugin: PluginView }) {
           <li key={task.name} className="plugin-idle-task" data-idle-task={task.name}>
             <div className="plugin-capability-text">
               <code className="plugin-command-usage">{task.name}</code>
-              <span className="plugin-command-description">{schedule(task)}</span>
+              <span className="plugin-command-description">
+                {schedule(task)} · <span className="plugin-idle-task-count">{runsToday(task.runsToday)}</span>
+              </span>
             </div>
             <span className="plugin-idle-task-run">
               {task.running ? (

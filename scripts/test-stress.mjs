@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+// `npm run test:stress`: the stress suites at full size (HERMES_STRESS=1), one after another, each
+// printing what it tried and what it found (counts), and the targets judged here, not in `npm test`:
+//   trust-property  10,000 generated ctx.llm calls and 10,000 side-question/fork token checks
+//   restart-storm   1,000 calls to a plugin that crashes on each; a steady plugin's median latency
+//                   beside the storm within 1.2x its unloaded median
+// `npm run test:stress -- NAME…` runs only those suites. Exit 1 when a suite fails or misses a target.
+// Like `npm test`, without a session bus it re-runs itself under dbus-run-session with a throwaway
+// unlocked gnome-keyring (the plugin rigs use the real keychain).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureNativeAbi } from "./native-abi.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const which = (cmd) =>
+  spawnSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout.trim() || null;
+
+if (!process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.HERMES_TEST_KEYRING) {
+  for (const [cmd, pkg] of [
+    ["dbus-run-session", "dbus dbus-x11"],
+    ["gnome-keyring-daemon", "gnome-keyring"],
+  ]) {
+    if (!which(cmd)) {
+      console.error(
+        `npm run test:stress needs ${cmd}: install it (Debian/Ubuntu: sudo apt-get install ${pkg}).`,
+      );
+      process.exit(1);
+    }
+  }
+  const keyring = mkdtempSync(join(tmpdir(), "hermes-keyring-"));
+  mkdirSync(join(keyring, "run"), { recursive: true, mode: 0o700 });
+  const inner = `echo -n hermes-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec node "${join(root, "scripts", "test-stress.mjs")}" "$@"`;
+  const result = spawnSync("dbus-run-session", ["--", "sh", "-c", inner, "sh", ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      HERMES_TEST_KEYRING: keyring,
+      XDG_DATA_HOME: join(keyring, "data"),
+      XDG_RUNTIME_DIR: join(keyring, "run"),
+    },
+  });
+  rmSync(keyring, { recursive: true, force: true });
+  process.exit(result.status ?? 1);
+}
+
+ensureNativeAbi("node");
+
+/** The most a plugin's calls may slow down beside a restart storm (median latency ratio). */
+const STORM_LATENCY_RATIO = 1.2;
+
+const fmt = (n) => n.toLocaleString("en-US");
+const ms = (n) => `${n.toFixed(3)} ms`;
+const list = (counts) =>
+  Object.entries(counts)
+    .sort(([, a], [, b]) => b - a)
+    .map(([what, n]) => `      ${fmt(n).padStart(6)}  ${what}`)
+    .join("\n");
+
+const suites = [
+  {
+    name: "trust-property",
+    file: "test/host/plugins/trust-property.test.ts",
+    summarize(r) {
+      return {
+        lines: [
+          `ctx.llm: tried ${fmt(r.llm.cases)} generated policy × call cases; ${fmt(r.llm.passed)} passed the gate, ${fmt(r.llm.refused)} refused, each with a documented refusal:`,
+          list(r.llm.byRefusal),
+          `side questions / forks: tried ${fmt(r.leases.cases)} grant × token cases; capability held in ${fmt(r.leases.held)}, not held in ${fmt(r.leases.notHeld)} (token never spent); ${fmt(r.leases.granted)} got the token; refusals:`,
+          list(r.leases.byRefusal),
+          "found: no call passed that the contract refuses; no refusal outside the documented ones",
+        ],
+        misses: [],
+      };
+    },
+  },
+  {
+    name: "restart-storm",
+    file: "test/host/plugins/restart-storm.test.ts",
+    summarize(r) {
+      const ratio = r.ratioP50;
+      const misses =
+        ratio <= STORM_LATENCY_RATIO
+          ? []
+          : [
+              `a steady plugin's median latency beside the storm is ${ratio.toFixed(2)}x its unloaded median (target <= ${STORM_LATENCY_RATIO}x)`,
+            ];
+      return {
+        lines: [
+          `tried ${fmt(r.stormCalls)} calls to a plugin that crashes on each; answers: ${Object.entries(
+            r.reasons,
+          )
+            .map(([reason, n]) => `${fmt(n)} ${reason}`)
+            .join(", ")}`,
+          `found: ${fmt(r.userRestarts)} stops after 3 crashes (each followed by Restart), at most ${r.maxAutomaticRestarts} automatic restarts in a row, ${fmt(r.automaticRestartsChecked)} automatic restarts checked against their backoff, ${fmt(r.backoffViolations)} too early`,
+          `steady plugin: ${fmt(r.steadyCalls.unloaded)} calls unloaded (median ${ms(r.steadyMs.unloaded.p50)}, p95 ${ms(r.steadyMs.unloaded.p95)}), ${fmt(r.steadyCalls.beside)} beside the storm (median ${ms(r.steadyMs.beside.p50)}, p95 ${ms(r.steadyMs.beside.p95)}): median ratio ${ratio.toFixed(2)}x (target <= ${STORM_LATENCY_RATIO}x), p95 ratio ${r.ratioP95.toFixed(2)}x (not judged)`,
+        ],
+        misses,
+      };
+    },
+  },
+];
+
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !suites.some((s) => s.name === name));
+if (unknown.length > 0) {
+  console.error(
+    `Unknown stress suite ${unknown.join(", ")}; the suites are ${suites.map((s) => s.name).join(", ")}.`,
+  );
+  process.exit(2);
+}
+
+const reports = mkdtempSync(join(tmpdir(), "hermes-stress-"));
+const outcomes = [];
+const started = Date.now();
+for (const suite of suites.filter((s) => only.length === 0 || only.includes(s.name))) {
+  console.log(`\n── ${suite.name} ──`);
+  const report = join(reports, `${suite.name}.json`);
+  const begun = Date.now();
+  const run = spawnSync(join(root, "node_modules", ".bin", "vitest"), ["run", suite.file], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, HERMES_STRESS: "1", HERMES_STRESS_REPORT: report },
+  });
+  const seconds = Math.round((Date.now() - begun) / 1000);
+  if (run.status !== 0 || !existsSync(report)) {
+    outcomes.push({
+      name: suite.name,
+      ok: false,
+      lines: [`the suite failed (exit ${run.status}) after ${seconds} s`],
+    });
+    continue;
+  }
+  const { lines, misses } = suite.summarize(JSON.parse(readFileSync(report, "utf8")));
+  outcomes.push({
+    name: suite.name,
+    ok: misses.length === 0,
+    lines: [...lines, ...misses.map((m) => `MISSED: ${m}`), `took ${seconds} s`],
+  });
+}
+rmSync(reports, { recursive: true, force: true });
+
+console.log(`\n── stress summary (${Math.round((Date.now() - started) / 1000)} s) ──`);
+for (const outcome of outcomes) {
+  console.log(`${outcome.ok ? "✓" : "✗"} ${outcome.name}`);
+  for (const line of outcome.lines.flatMap((l) => l.split("\n"))) console.log(`    ${line}`);
+}
+process.exit(outcomes.every((o) => o.ok) ? 0 : 1);
