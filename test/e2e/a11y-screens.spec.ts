@@ -106,7 +106,7 @@ test("Settings: every page and dialog", async ({ page, hermes, fakeProvider }) =
   ).toBeFocused();
   await expectAccessible(page, "Models: Auxiliary with the Change editor open");
 
-  for (const name of ["Chat", "Memory", "Appearance", "Plugins"]) {
+  for (const name of ["General", "Chat", "Memory", "Appearance", "Plugins"]) {
     await openSettingsPage(page, name);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectAccessible(page, `Settings: ${name}`);
