@@ -28,6 +28,7 @@ import { desktopPluginHostLaunch } from "./plugin-host-launch.js";
 import { pluginPageSchemePrivileges, servePluginPages } from "./plugin-protocol.js";
 import { runAsSingleInstance } from "./single-instance.js";
 import { feedFromEnv, startUpdates, UPDATE_FEED_ENV, type UpdateService } from "./updates.js";
+import { guardPermissions, openOutside } from "./window-guards.js";
 import { createWindowStateKeeper, type WindowStateKeeper } from "./window-state.js";
 import {
   appContentSecurityPolicy,
@@ -124,8 +125,7 @@ function whenReady(args: LaunchArgs): void {
     return;
   }
 
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  guardPermissions(session.defaultSession);
   serveRenderer();
   servePluginPages(
     (id) => host?.plugins.pageSite(id) ?? null,
@@ -179,12 +179,19 @@ async function checkForUpdates(running: Host): Promise<void> {
 
 // Registered in every instance but fire only in the one that runs (a second one quits at once).
 app.on("web-contents-created", (_event, contents) => {
-  contents.setWindowOpenHandler(() => ({ action: "deny" }));
+  // Links never load in the app's window: web and mail links go to the system, the rest nowhere.
+  const openLink = (url: string) => openOutside(url, (target) => shell.openExternal(target));
+  contents.setWindowOpenHandler(({ url }) => {
+    openLink(url);
+    return { action: "deny" };
+  });
   // A closed window's plugin page frames are gone: their page tokens die with it.
   const connectionId = `window:${contents.id}`;
   contents.once("destroyed", () => host?.pageSessions.endConnection(connectionId));
   contents.on("will-navigate", (event, url) => {
-    if (!isAllowedNavigation(url)) event.preventDefault();
+    if (isAllowedNavigation(url)) return;
+    event.preventDefault();
+    openLink(url);
   });
   contents.on("will-attach-webview", (event) => event.preventDefault());
 });

@@ -7,7 +7,7 @@ const appHost = "hermes";
 export const appOrigin = `${appScheme}://${appHost}`;
 
 // URL.origin is "null" for custom schemes, so compare scheme and host instead.
-const isAppUrl = (raw: string): boolean => {
+export const isAppUrl = (raw: string): boolean => {
   try {
     const url = new URL(raw);
     return url.protocol === `${appScheme}:` && url.host === appHost;

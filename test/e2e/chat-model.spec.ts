@@ -20,7 +20,7 @@ test("Model for this chat switches the model, System prompt sets the chat's inst
   await expect(replies(page)).toHaveCount(1);
   await expect(replies(page).first()).toHaveAttribute("data-status", "complete");
 
-  const picker = page.getByRole("button", { name: "Model for this chat", exact: true });
+  const picker = page.getByRole("button", { name: /^Model for this chat: / });
   await expect(picker).toContainText("fake/chat-small");
   await picker.click();
   const dialog = page.getByRole("dialog", { name: "Model for this chat" });

@@ -28,7 +28,6 @@ export function ChatModelPicker({ fallback }: { fallback: { provider: string; mo
       <button
         type="button"
         className="model-pill header-button"
-        aria-label="Model for this chat"
         title={
           hasSession
             ? running
@@ -40,6 +39,8 @@ export function ChatModelPicker({ fallback }: { fallback: { provider: string; mo
         onClick={() => setOpen(true)}
       >
         <Cpu size={14} aria-hidden="true" />
+        {/* Named "Model for this chat: <what it shows>", so the visible text is part of the name. */}
+        <span className="visually-hidden">Model for this chat: </span>
         <span className="model-pill-text">
           {providerName} · {route.model}
         </span>

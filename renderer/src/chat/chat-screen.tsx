@@ -18,6 +18,7 @@ import { Composer } from "./composer.js";
 import { McpRequests } from "./mcp/mcp-requests.js";
 import { ExportMenu } from "./export-menu.js";
 import { SystemPromptButton } from "./system-prompt-button.js";
+import { ReplyAnnouncer } from "./reply-announcer.js";
 import { Transcript } from "./transcript.js";
 import { UsagePopover } from "./usage-popover.js";
 
@@ -107,6 +108,7 @@ export function ChatScreen() {
       ) : null}
       <Transcript empty={empty} />
       <McpRequests />
+      <ReplyAnnouncer />
       <Composer disabledReason={disabledReason} />
     </div>
   );

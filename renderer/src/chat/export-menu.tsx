@@ -32,7 +32,8 @@ export function ExportMenu() {
 
   return (
     <>
-      <DropdownMenu.Root>
+      {/* Not modal: a modal menu hides the page (aria-hidden) around the focusable trigger. */}
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger className="header-button" aria-label="Export chat" title="Export chat">
           <Download size={14} aria-hidden="true" />
           <span className="header-button-label">Export</span>

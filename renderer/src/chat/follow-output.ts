@@ -5,6 +5,9 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 
+/** The OS asks for reduced motion: no smooth scrolling. */
+const prefersReducedMotion = (): boolean => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 /** Within this distance of the end the view counts as "at the bottom". */
 const stickThresholdPx = 48;
 
@@ -108,7 +111,7 @@ export function useFollowOutput(): FollowOutput {
     (options: { smooth?: boolean } = {}) => {
       following.current = true;
       setAtBottom(true);
-      if (options.smooth) {
+      if (options.smooth && !prefersReducedMotion()) {
         toEnd(true);
         return;
       }

@@ -9,6 +9,7 @@ import remarkGfm from "remark-gfm";
 import type { PluggableList } from "unified";
 import { CodeBlock } from "./code-block.js";
 import type { MathPlugins } from "./math-plugins.js";
+import { ReplyLink } from "./reply-link.js";
 
 const remarkPlugins = [remarkGfm];
 // react-markdown attaches plugins on every render, and rehype-highlight's attacher registers all
@@ -38,11 +39,7 @@ const components: Components = {
     );
   },
   a({ children, href }) {
-    return (
-      <a href={href} target="_blank" rel="noreferrer noopener">
-        {children}
-      </a>
-    );
+    return <ReplyLink href={href}>{children}</ReplyLink>;
   },
 };
 

@@ -115,7 +115,15 @@ function MessageList({ empty }: { empty: ReactNode }) {
 
   return (
     <div className="transcript-frame">
-      <div className="transcript" ref={setScroller} onScroll={onScroll} role="log" aria-label="Conversation">
+      {/* Not live (a log's default): it would read out every streamed token. ReplyAnnouncer speaks once. */}
+      <div
+        className="transcript"
+        ref={setScroller}
+        onScroll={onScroll}
+        role="log"
+        aria-label="Conversation"
+        aria-live="off"
+      >
         <div className="transcript-content" ref={contentRef}>
           {shown.map((message) =>
             message.role === "user" ? (

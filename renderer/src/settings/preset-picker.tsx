@@ -13,6 +13,7 @@ export function PresetPicker({
   onPick(choice: PresetChoice): void;
 }) {
   const labelId = useId();
+  const blurbIds = useId();
   return (
     <div className="preset-picker" role="group" aria-labelledby={labelId}>
       <p id={labelId} className="section-label">
@@ -20,28 +21,31 @@ export function PresetPicker({
       </p>
       {/* Once a preset is picked the grid shrinks to chips, leaving room for the form. */}
       <div className={selected ? "preset-grid is-compact" : "preset-grid"}>
-        {presetChoices.map((choice) => {
+        {presetChoices.map((choice, index) => {
           const name = choiceName(choice);
           const pressed = selected !== null && choiceName(selected) === name;
           return (
-            <button
-              key={name}
-              type="button"
-              className="preset-card"
-              aria-pressed={pressed}
-              // The blurb is decoration; the button's name is exactly the preset's.
-              aria-label={name}
-              title={choiceBlurb(choice)}
-              onClick={() => onPick(choice)}
-            >
+            // The card is the button's hit area (its ::after covers the card); the blurb sits beside
+            // the button, as its description, so the button's visible text is exactly its name.
+            <div key={name} className="preset-card" data-pressed={pressed || undefined}>
               <span className="preset-card-icon" aria-hidden="true">
                 {isLocal(choice) ? <Server size={14} /> : <Globe size={14} />}
               </span>
               <span className="preset-card-text">
-                <span className="preset-card-name">{name}</span>
-                <span className="preset-card-blurb">{choiceBlurb(choice)}</span>
+                <button
+                  type="button"
+                  className="preset-card-name"
+                  aria-pressed={pressed}
+                  aria-describedby={`${blurbIds}-${index}`}
+                  onClick={() => onPick(choice)}
+                >
+                  {name}
+                </button>
+                <span id={`${blurbIds}-${index}`} className="preset-card-blurb">
+                  {choiceBlurb(choice)}
+                </span>
               </span>
-            </button>
+            </div>
           );
         })}
       </div>

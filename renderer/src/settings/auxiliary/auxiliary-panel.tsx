@@ -8,28 +8,43 @@ import { useState } from "react";
 import type { AuxiliaryTaskRow } from "../../../../electron/host/rpc/methods/model.js";
 import { describeError } from "../../api/rpc-error.js";
 import { Button } from "../../ui/button.js";
+import { refocusIfLost } from "../../ui/focus-rescue.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { LoadableView } from "../../ui/loadable-view.js";
 import { useAuxiliary, useProviders } from "../../stores/stores-context.js";
 import { staleBannerText } from "./route-words.js";
 import { SlotRow } from "./slot-row.js";
 
-function ResetAllButton({ label = "Reset all to main" }: { label?: string }) {
+/** The header's Reset all: where the focus goes when the banner's goes away with the banner. */
+const headerResetAll = () => document.querySelector<HTMLButtonElement>("[data-action=reset-all]");
+
+function ResetAllButton({
+  label = "Reset all to main",
+  header = false,
+}: {
+  label?: string;
+  header?: boolean;
+}) {
   const resetAll = useAuxiliary((s) => s.resetAll);
+
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
     <>
       <Button
         size="sm"
+        data-action={header ? "reset-all" : undefined}
         icon={<RotateCcw size={14} aria-hidden="true" />}
         busy={busy}
         disabled={busy}
-        onClick={async () => {
+        onClick={async (event) => {
+          const self = event.currentTarget;
           setBusy(true);
           setError(null);
           try {
             await resetAll();
+            // Disabled while it worked (or gone with the banner): the focus comes back here or to the header's.
+            refocusIfLost(() => self, headerResetAll);
           } catch (err) {
             setError(describeError(err));
           } finally {
@@ -82,7 +97,7 @@ export function AuxiliaryPanel() {
           <h2 className="card-title">Auxiliary models</h2>
           <p className="card-description">Helper tasks run on the main model unless you pin one.</p>
         </div>
-        <ResetAllButton />
+        <ResetAllButton header />
       </div>
       <LoadableView
         value={tasks}

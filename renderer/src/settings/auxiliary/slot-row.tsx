@@ -8,6 +8,7 @@ import type { AuxiliaryTaskRow } from "../../../../electron/host/rpc/methods/mod
 import type { ProviderView } from "../../../../electron/host/rpc/methods/providers.js";
 import { describeError } from "../../api/rpc-error.js";
 import { Button } from "../../ui/button.js";
+import { refocusIfLost } from "../../ui/focus-rescue.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { useAuxiliary } from "../../stores/stores-context.js";
 import { chainInWords, isPinnedRow, routeInWords } from "./route-words.js";
@@ -37,12 +38,11 @@ export function SlotRow({
   const pinned = isPinnedRow(row);
   const chain = chainInWords(row, rows);
 
+  const changeButton = () => rowRef.current?.querySelector<HTMLButtonElement>("[data-action=change]");
   const close = () => {
     onEdit(false);
     // Back to the button that opened the editor, for keyboard users.
-    requestAnimationFrame(() =>
-      rowRef.current?.querySelector<HTMLButtonElement>("[data-action=change]")?.focus(),
-    );
+    requestAnimationFrame(() => changeButton()?.focus());
   };
 
   async function backToAuto() {
@@ -50,6 +50,8 @@ export function SlotRow({
     setError(null);
     try {
       await follow(row.task);
+      // Reset and Follow go away with the pin: the focus they had goes to Change.
+      refocusIfLost(changeButton);
     } catch (err) {
       setError(describeError(err));
     } finally {

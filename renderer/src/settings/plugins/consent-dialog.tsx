@@ -13,6 +13,20 @@ import { DialogCloseButton } from "../../ui/dialog.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { describeCapability } from "./capability-text.js";
 
+/**
+ * Where the focus goes when the screen closes. It opens on its own (a plugin asks), so there may be
+ * no opener: then the plugin's switch on Settings → Plugins, or the message box. A Grant… or
+ * Review button that opened it goes away with the answer, so its plugin's switch takes the focus.
+ */
+function closingFocusTarget(pluginId: string, opener: HTMLElement | null): HTMLElement | null {
+  if (opener?.isConnected && !opener.closest("[data-capability]")) return opener;
+  return (
+    document.querySelector<HTMLElement>(`[data-plugin="${CSS.escape(pluginId)}"] [role="switch"]`) ??
+    document.querySelector<HTMLElement>('[role="combobox"][aria-label="Message"]') ??
+    (opener?.isConnected ? opener : null)
+  );
+}
+
 export function ConsentDialog() {
   const request = usePlugins((s) => s.consentQueue[0]);
   const answer = usePlugins((s) => s.consentAnswer);
@@ -22,6 +36,7 @@ export function ConsentDialog() {
   const answerConsent = usePlugins((s) => s.answerConsent);
   const dismiss = usePlugins((s) => s.dismissConsent);
   const decline = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   if (!request) return null;
 
   const busy = answer.kind === "pending";
@@ -47,7 +62,14 @@ export function ConsentDialog() {
           data-plugin={request.id}
           onOpenAutoFocus={(event) => {
             event.preventDefault();
+            const active = document.activeElement;
+            opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
             decline.current?.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            closingFocusTarget(request.id, opener.current)?.focus();
+            opener.current = null;
           }}
         >
           <header className="dialog-header consent-header">

@@ -7,6 +7,7 @@ import type { PluginCommandView, PluginView } from "../../../../electron/host/rp
 import { revokeKey } from "../../stores/plugin-consent-slice.js";
 import { usePlugins } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
+import { refocusIfLost } from "../../ui/focus-rescue.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { describeCapability } from "./capability-text.js";
 
@@ -74,7 +75,13 @@ export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
                     size="sm"
                     variant="ghost"
                     aria-label={`Revoke ${text.label} from ${plugin.name}`}
-                    onClick={() => void revoke(plugin.id, capability.id)}
+                    onClick={(event) => {
+                      // Revoke goes away once revoked: the capability's Grant… takes its focus.
+                      const row = event.currentTarget.closest("li");
+                      void revoke(plugin.id, capability.id).then(() =>
+                        refocusIfLost(() => row?.querySelector("button")),
+                      );
+                    }}
                     disabled={revokes[revokeKey(plugin.id, capability.id)]?.kind === "pending"}
                   >
                     Revoke
