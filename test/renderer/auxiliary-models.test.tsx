@@ -35,6 +35,7 @@ const row = (task: string, label: string, over: Partial<AuxiliaryTaskRow> = {}):
   source: "main",
   chain: [task],
   broken: null,
+  follow_blocked: null,
   ...over,
 });
 
@@ -135,6 +136,44 @@ describe("Settings → Models → Auxiliary", () => {
     expect(within(rowOf("vision")).queryByRole("button", { name: "Reset" })).toBeTruthy();
     expect(within(rowOf("title_generation")).queryByRole("button", { name: "Reset" })).toBeNull();
     expect(within(rowOf("classify")).queryByRole("button", { name: /^Follow/ })).toBeNull();
+  });
+
+  it("disables Follow <Base> when the base's route is not allowed for the slot, and says why", async () => {
+    const why =
+      'Compression is a built-in task\'s route, and plugin "classifier" does not hold the llm.task_override capability (grant it in Settings → Plugins). Reset runs this task on the main model.';
+    const rows = baseRows().map((r) =>
+      r.task === "classify"
+        ? {
+            ...r,
+            provider: "old",
+            model: "old/a",
+            source: "pin" as const,
+            chain: ["classify"],
+            follow_blocked: why,
+          }
+        : r.task === "deep"
+          ? { ...r, provider: "old", model: "old/b", source: "pin" as const, chain: ["deep"] }
+          : r,
+    );
+    const client = fakeClient(handlers({ "model.auxiliary.list": () => ({ tasks: rows }) }));
+    renderApp(client);
+    await openAuxiliaryTab();
+    await waitFor(() => expect(rowOf("classify")).toBeTruthy());
+    const follow = within(rowOf("classify")).getByRole("button", { name: "Follow Compression" });
+    expect((follow as HTMLButtonElement).disabled).toBe(true);
+    expect(within(rowOf("classify")).getByText(`Follow Compression is not available: ${why}`)).toBeTruthy();
+    expect(document.getElementById(follow.getAttribute("aria-describedby")!)?.textContent).toContain(why);
+    fireEvent.click(follow);
+    expect(client.callsOf("model.set")).toEqual([]);
+    // A base the slot may follow keeps the button live.
+    const followClassify = within(rowOf("deep")).getByRole("button", { name: "Follow Classify" });
+    expect((followClassify as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(followClassify);
+    await waitFor(() =>
+      expect(client.callsOf("model.set")).toEqual([
+        { scope: "auxiliary", task: "deep", provider: "auto", model: "" },
+      ]),
+    );
   });
 
   it("shows the stale banner with its own Reset all to main", async () => {

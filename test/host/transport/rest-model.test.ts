@@ -79,6 +79,7 @@ describe("GET /api/model/auxiliary", () => {
       source: "main",
       chain: ["vision"],
       broken: null,
+      follow_blocked: null,
     });
     expect(tasks(body)[4]).toMatchObject({
       task: "classify",

@@ -48,6 +48,11 @@ export interface AuxiliaryTaskRow {
   chain: string[];
   /** Why the route can't be called right now (a removed provider), with what to do; else null. */
   broken: string | null;
+  /**
+   * Why "Follow <Base>" is not available (the base's route is a built-in's and the plugin lacks
+   * `llm.task_override`, docs/contract.md §6.4); null when it is or the slot has no base.
+   */
+  follow_blocked: string | null;
 }
 
 export type ModelSetResult =
