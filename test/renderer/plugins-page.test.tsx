@@ -442,6 +442,44 @@ describe("Settings → Plugins page", () => {
     act(() => client.emit({ type: "plugins.changed", session_id: null, payload: {} }));
     await findRow("broken");
   });
+
+  it("moves a plugin's Today figures live on plugins.runtime, without re-reading the list", async () => {
+    const running = plugin({
+      ...tldrLoaded,
+      runtime: {
+        state: "running",
+        restarts: 0,
+        lastError: null,
+        lastErrorAt: null,
+        memoryMb: 12,
+        tokensToday: 10,
+        callsToday: 3,
+        limits: { dailyTokens: null, heapMb: 128 },
+      },
+    });
+    const client = fakeClient(handlers("web", { "plugins.list": () => ({ plugins: [running, broken] }) }));
+    renderPage(client);
+    await waitFor(() => expect(row("tldr").textContent).toContain("3 calls · 10 tokens"));
+    const lists = client.callsOf("plugins.list").length;
+    act(() =>
+      client.emit({
+        type: "plugins.runtime",
+        session_id: null,
+        payload: { id: "tldr", callsToday: 4, tokensToday: 1250 },
+      }),
+    );
+    expect(row("tldr").textContent).toContain(`4 calls · ${(1250).toLocaleString()} tokens`);
+    // Another plugin's counters, or one without a runtime, change nothing here.
+    act(() =>
+      client.emit({
+        type: "plugins.runtime",
+        session_id: null,
+        payload: { id: "broken", callsToday: 9, tokensToday: 9 },
+      }),
+    );
+    expect(row("broken").textContent).not.toContain("9 calls");
+    expect(client.callsOf("plugins.list")).toHaveLength(lists);
+  });
 });
 
 describe("pluginsFolderPath", () => {

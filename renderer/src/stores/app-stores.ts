@@ -88,6 +88,7 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
       // The screen names the plugin and its version: the list may not know it yet.
       void stores.plugins.getState().load();
     }
+    if (event.type === "plugins.runtime") stores.plugins.getState().applyRuntimeCounters(event.payload);
     if (event.type === "plugins.changed") {
       void stores.plugins.getState().load();
       // A plugin's slots come and go with it.
