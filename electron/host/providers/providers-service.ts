@@ -146,7 +146,7 @@ export class ProvidersService {
           : null;
       throw new ProviderAnswerError(
         missing
-          ? `${provider.name} answered ${String(status)}. ${missing}`
+          ? `${missing} (${provider.name} answered ${String(status)}.)`
           : describeProviderError(err, provider.name, provider.base_url),
       );
     }

@@ -49,6 +49,7 @@ function MessageList({ empty }: { empty: ReactNode }) {
   const regenerate = useTranscript((s) => s.regenerate);
   const turnError = useTranscript((s) => s.turnError);
   const runningTurnId = useTranscript((s) => s.runningTurnId);
+  const liveTurnId = useTranscript((s) => s.liveTurnId);
   const focusMessageId = useTranscript((s) => s.focusMessageId);
   const clearFocus = useTranscript((s) => s.clearFocusMessage);
   const providers = useProviders(selectProviderList);
@@ -142,6 +143,7 @@ function MessageList({ empty }: { empty: ReactNode }) {
                 onRegenerate={onRegenerate}
                 providerName={nameOf(message.meta?.provider)}
                 focused={message.id === focusedId}
+                announceError={message.turnId !== null && message.turnId === liveTurnId}
               />
             ),
           )}

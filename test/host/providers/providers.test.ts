@@ -64,7 +64,8 @@ describe("providers", () => {
     await t.call("providers.save", { id: "bare", name: "Bare", base_url: fake.baseURL });
     const failed = await t.call("providers.models", { id: "bare" });
     expect(failed.error?.data.reason).toBe("provider_error");
-    expect(failed.error?.message).toMatch(/Bare answered 401\. No API key is stored for Bare/);
+    // What to do leads; the provider's answer follows.
+    expect(failed.error?.message).toMatch(/^No API key is stored for Bare\b.*\(Bare answered 401\.\)$/);
     expect(failed.error?.message).not.toMatch(/not accepted/);
   });
 
