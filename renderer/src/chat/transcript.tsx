@@ -17,6 +17,7 @@ import { LoadingLine } from "../ui/spinner.js";
 import { ActionItemsCard } from "./action-items-card.js";
 import { useFollowOutput } from "./follow-output.js";
 import { MessageRow } from "./message-row.js";
+import { scrollToMessage } from "./scroll-to-message.js";
 import { UserMessage } from "./user-message.js";
 
 export function Transcript({ empty }: { empty: ReactNode }) {
@@ -93,15 +94,18 @@ function MessageList({ empty }: { empty: ReactNode }) {
     if ((lastErrorId || turnError) && !focusing()) jumpToLatest();
   }, [lastErrorId, turnError, jumpToLatest, focusing]);
 
-  // Opening a search hit shows the message that matched.
+  // Opening a search hit shows the message that matched, and keeps it in view while rows settle.
+  const stopFollowingHit = useRef<(() => void) | null>(null);
+  useEffect(() => () => stopFollowingHit.current?.(), []);
   useEffect(() => {
-    if (!focusMessageId) return;
-    const target = scroller.current?.querySelector<HTMLElement>(
+    if (!focusMessageId || !scroller.current) return;
+    const target = scroller.current.querySelector<HTMLElement>(
       `[data-message-id="${CSS.escape(focusMessageId)}"]`,
     );
     if (!target) return;
     release();
-    target.scrollIntoView({ block: "center" });
+    stopFollowingHit.current?.();
+    stopFollowingHit.current = scrollToMessage(scroller.current, target);
     setFocusedId(focusMessageId);
     clearFocus();
   }, [focusMessageId, messages, release, clearFocus]);
