@@ -154,11 +154,17 @@ test("after a main-model switch the stale banner names the slots and resets them
   await page.getByRole("listbox").getByRole("option", { name: "fake/chat-small", exact: true }).click();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved:" })).toBeVisible();
+  // The Main tab says at once which pins the switch left on the old provider (by its display name).
+  await expect(banner).toHaveText(
+    new RegExp(
+      `^2 auxiliary task\\(s\\) \\(Vision, Compression\\) still run on ${cloud.name}, not your main model\\.`,
+    ),
+  );
   await page.getByRole("tablist").getByRole("tab", { name: "Auxiliary", exact: true }).click();
 
   await expect(banner).toHaveText(
     new RegExp(
-      `^2 auxiliary task\\(s\\) \\(Vision, Compression\\) still run on ${cloud.id}, not your main model\\.`,
+      `^2 auxiliary task\\(s\\) \\(Vision, Compression\\) still run on ${cloud.name}, not your main model\\.`,
     ),
   );
   await banner.getByRole("button", { name: "Reset all to main", exact: true }).click();

@@ -127,6 +127,11 @@ describe("Settings → Models → Auxiliary", () => {
     ]);
     const route = (task: string) => within(rowOf(task)).getByTestId("aux-route").textContent;
     expect(route("title_generation")).toBe("auto · use main model");
+    // An auto row names the model it resolves to, by the provider's display name.
+    expect(within(rowOf("title_generation")).getByTestId("aux-resolves").textContent).toBe(
+      "Runs on Main · main/model",
+    );
+    expect(within(rowOf("vision")).queryByTestId("aux-resolves")).toBeNull();
     expect(route("vision")).toBe("old · old/vl");
     expect(route("classify")).toBe("inherits Compression · old · old/sum");
     expect(route("deep")).toBe("inherits Classify · old · old/sum");
@@ -182,7 +187,7 @@ describe("Settings → Models → Auxiliary", () => {
     await openAuxiliaryTab();
     const banner = await screen.findByTestId("aux-stale-banner");
     expect(banner.textContent).toContain(
-      "2 auxiliary task(s) (Vision, Compression) still run on old, not your main model.",
+      "2 auxiliary task(s) (Vision, Compression) still run on Old, not your main model.",
     );
     fireEvent.click(within(banner).getByRole("button", { name: "Reset all to main" }));
     await waitFor(() =>
@@ -190,6 +195,44 @@ describe("Settings → Models → Auxiliary", () => {
         { scope: "auxiliary", task: "__reset__", provider: "auto", model: "" },
       ]),
     );
+  });
+
+  it("says one stale task in the singular", () => {
+    const rows = baseRows().map((r) => (r.task === "compression" ? { ...r, stale: false } : r));
+    expect(staleBannerText(rows, (id) => (id === "old" ? "Old" : id))).toBe(
+      "1 auxiliary task (Vision) still runs on Old, not your main model.",
+    );
+  });
+
+  it("switching the main model shows the pins it left stale on the Main tab, with Reset all to main", async () => {
+    let stale = false;
+    const client = fakeClient(
+      handlers({
+        "model.auxiliary.list": () => ({
+          tasks: baseRows().map((r) => ({ ...r, stale: r.task === "vision" && stale })),
+        }),
+        "model.set": (params) => {
+          stale = true;
+          return params.scope === "main"
+            ? { ok: true, scope: "main", provider: "main", model: "main/small", stale_aux: [] }
+            : { ok: true, scope: "auxiliary", tasks: [] };
+        },
+      }),
+    );
+    renderApp(client);
+    fireEvent.click(
+      within(screen.getByRole("navigation", { name: "Main" })).getByRole("button", { name: "Settings" }),
+    );
+    fireEvent.click(
+      within(screen.getByRole("navigation", { name: "Settings" })).getByRole("button", { name: "Models" }),
+    );
+    const model = (await screen.findByRole("combobox", { name: "Model" })) as HTMLInputElement;
+    expect(screen.queryByTestId("aux-stale-banner")).toBeNull();
+    fireEvent.change(model, { target: { value: "main/small" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    const banner = await screen.findByTestId("aux-stale-banner");
+    expect(banner.textContent).toContain("1 auxiliary task (Vision) still runs on Old, not your main model.");
+    expect(within(banner).getByRole("button", { name: "Reset all to main" })).toBeTruthy();
   });
 
   it("marks a pin whose provider is gone as broken, with what to do", async () => {

@@ -36,6 +36,7 @@ export function SlotRow({
     ? (rows.find((r) => r.task === row.inherit_from)?.label ?? row.inherit_from)
     : null;
   const pinned = isPinnedRow(row);
+  const providerName = (id: string) => providers.find((p) => p.id === id)?.name ?? id;
   const chain = chainInWords(row, rows);
 
   const close = () => {
@@ -73,6 +74,12 @@ export function SlotRow({
           <p className="aux-route" data-testid="aux-route">
             {routeInWords(row, rows)}
           </p>
+          {row.source === "main" ? (
+            // "auto" names what it resolves to right now, so a person sees which model runs the task.
+            <p className="aux-chain" data-testid="aux-resolves">
+              Runs on {providerName(row.effective.provider)} · {row.effective.model}
+            </p>
+          ) : null}
           {chain ? <p className="aux-chain">Through {chain}</p> : null}
         </div>
         <div className="aux-row-actions">
