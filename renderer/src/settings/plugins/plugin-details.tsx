@@ -72,7 +72,6 @@ export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
                 {state === "granted" ? (
                   <Button
                     size="sm"
-                    variant="ghost"
                     aria-label={`Revoke ${text.label} from ${plugin.name}`}
                     onClick={() => void revoke(plugin.id, capability.id)}
                     disabled={revokes[revokeKey(plugin.id, capability.id)]?.kind === "pending"}
@@ -84,7 +83,6 @@ export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
                   // The consent screen again: for what is pending, or for this one declined earlier.
                   <Button
                     size="sm"
-                    variant="ghost"
                     aria-label={`${state === "pending" ? "Review" : "Grant"} ${text.label} for ${plugin.name}`}
                     onClick={() =>
                       review({
