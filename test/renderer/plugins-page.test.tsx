@@ -443,6 +443,65 @@ describe("Settings → Plugins page", () => {
     await findRow("broken");
   });
 
+  it("checks the limits in plain words, says Saved when saved, and words a host refusal without its config path", async () => {
+    const running = plugin({
+      ...tldrLoaded,
+      runtime: {
+        state: "running",
+        restarts: 0,
+        lastError: null,
+        lastErrorAt: null,
+        memoryMb: 12,
+        tokensToday: 0,
+        callsToday: 0,
+        limits: { dailyTokens: null, heapMb: 256 },
+      },
+    });
+    let refuse = false;
+    const client = fakeClient(
+      handlers("web", {
+        "plugins.list": () => ({ plugins: [running] }),
+        "settings.set": () => {
+          if (refuse)
+            throw new HermesRpcError(
+              "invalid_params",
+              "plugins.entries.tldr.limits.heap_mb must be a heap cap in MB (16 to 4096)",
+            );
+          return settingsWith({});
+        },
+      }),
+    );
+    renderPage(client);
+    const r = await findRow("tldr");
+    const heap = within(r).getByLabelText("Heap cap (MB)");
+    fireEvent.change(heap, { target: { value: "8" } });
+    fireEvent.click(within(r).getByRole("button", { name: "Save limits" }));
+    expect(within(r).getByRole("alert").textContent).toBe(
+      "The heap cap must be a whole number of MB from 16 to 4096.",
+    );
+    expect(client.callsOf("settings.set")).toEqual([]);
+
+    fireEvent.change(heap, { target: { value: "128" } });
+    fireEvent.click(within(r).getByRole("button", { name: "Save limits" }));
+    await waitFor(() =>
+      expect(
+        within(r)
+          .getAllByRole("status")
+          .some((s) => s.textContent === "Saved"),
+      ).toBe(true),
+    );
+    expect(within(r).queryByRole("alert")).toBeNull();
+
+    refuse = true;
+    fireEvent.click(within(r).getByRole("button", { name: "Save limits" }));
+    await waitFor(() =>
+      expect(within(r).getByRole("alert").textContent).toBe(
+        "The heap cap must be a whole number of MB from 16 to 4096.",
+      ),
+    );
+    expect(within(r).getByRole("alert").textContent).not.toContain("plugins.entries");
+  });
+
   it("moves a plugin's Today figures live on plugins.runtime, without re-reading the list", async () => {
     const running = plugin({
       ...tldrLoaded,
