@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 /** The session sidebar: newest first, search with snippets, inline rename, delete with undo. */
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { UNDO_DELETE_MS } from "../../renderer/src/stores/session-list-store";
 import { chatHandlers, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";
 import { renderApp } from "./render-app";
@@ -96,5 +97,30 @@ describe("Session sidebar", () => {
     await act(() => stores.chat.sessions.getState().commitDelete());
     expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }]);
     expect((await rows()).map((r) => r.textContent)).toEqual([expect.stringContaining("Tax questions")]);
+  });
+
+  it("keeps Undo for 10 seconds, and Dismiss deletes at once", async () => {
+    const c = client();
+    const { stores } = renderApp(c);
+    const [first] = await rows();
+    vi.useFakeTimers();
+    try {
+      fireEvent.click(within(first as HTMLElement).getByRole("button", { name: "Delete" }));
+      act(() => void vi.advanceTimersByTime(UNDO_DELETE_MS - 100));
+      expect(UNDO_DELETE_MS).toBe(10_000);
+      expect(c.callsOf("session.delete")).toHaveLength(0);
+      expect(screen.getByRole("button", { name: "Undo" })).toBeTruthy();
+      act(() => void vi.advanceTimersByTime(100));
+      expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }]);
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Undo" })).toBeNull());
+    stores.chat.sessions.getState().requestDelete("s1");
+    fireEvent.click(await screen.findByRole("button", { name: "Dismiss" }));
+    await waitFor(() =>
+      expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }, { sessionId: "s1" }]),
+    );
+    expect(screen.queryByRole("button", { name: "Undo" })).toBeNull();
   });
 });

@@ -9,7 +9,8 @@ import { describeError } from "../api/rpc-error.js";
 import type { SessionListItem } from "./chat-model.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
-export const UNDO_DELETE_MS = 5_000;
+/** Long enough to read the toast and act on it (a dismissed toast ends it sooner). */
+export const UNDO_DELETE_MS = 10_000;
 export const SEARCH_DEBOUNCE_MS = 150;
 
 export interface SessionListSlice {
