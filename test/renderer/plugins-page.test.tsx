@@ -467,7 +467,7 @@ describe("Settings → Plugins page", () => {
               "invalid_params",
               "plugins.entries.tldr.limits.heap_mb must be a heap cap in MB (16 to 4096)",
             );
-          return settingsWith({});
+          return { ok: true };
         },
       }),
     );

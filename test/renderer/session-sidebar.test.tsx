@@ -6,6 +6,8 @@ import { UNDO_DELETE_MS } from "../../renderer/src/stores/session-list-store";
 import { chatHandlers, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";
 import { renderApp } from "./render-app";
+import { lastChatIn } from "../../renderer/src/stores/last-chat";
+import { createAppStores } from "../../renderer/src/stores/app-stores";
 
 afterEach(cleanup);
 
@@ -122,5 +124,29 @@ describe("Session sidebar", () => {
       expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }, { sessionId: "s1" }]),
     );
     expect(screen.queryByRole("button", { name: "Undo" })).toBeNull();
+  });
+
+  it("a reload reopens the chat that was open; one deleted meanwhile gives a new chat", async () => {
+    const storage = new Map<string, string>();
+    const memory = lastChatIn({
+      getItem: (k) => storage.get(k) ?? null,
+      setItem: (k, v) => void storage.set(k, v),
+      removeItem: (k) => void storage.delete(k),
+    });
+    const first = createAppStores(client(), { chat: { lastChat: memory } });
+    first.chat.sessions.getState().select("s1");
+
+    // The window reloads: new stores on the same storage.
+    const c = client();
+    const { stores } = renderApp(c, { chat: { lastChat: memory } });
+    await waitFor(() => expect(stores.chat.sessions.getState().selectedId).toBe("s1"));
+    expect(stores.chat.transcript.getState().sessionId).toBe("s1");
+    cleanup();
+
+    storage.set("hermes-desktop.last-chat", "gone");
+    const again = renderApp(client(), { chat: { lastChat: memory } });
+    await waitFor(() => expect(again.stores.chat.sessions.getState().sessions.kind).toBe("ready"));
+    expect(again.stores.chat.sessions.getState().selectedId).toBeNull();
+    expect(memory.read()).toBeNull();
   });
 });

@@ -9,7 +9,12 @@ import { connectPageFrame, type PageScope } from "../plugins/page-bridge.js";
 import { createActionItemsStore, type ActionItemsState } from "./action-items-store.js";
 import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
-import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
+import {
+  connectChatStores,
+  createChatStores,
+  type ChatStores,
+  type ChatStoresOptions,
+} from "./chat-stores.js";
 import { createHostStore, type HostState } from "./host-store.js";
 import { createMainModelStore, type MainModelState } from "./main-model-store.js";
 import { createNavigationStore, type NavigationState } from "./navigation-store.js";
@@ -35,7 +40,7 @@ export interface AppStores {
   connectActionItems(): () => void;
 }
 
-export function createAppStores(client: HermesClient): AppStores {
+export function createAppStores(client: HermesClient, options: { chat?: ChatStoresOptions } = {}): AppStores {
   const mainModel = createMainModelStore(client);
   const providers = createProvidersStore(client, {
     onProviderChanged: (id) => mainModel.getState().forgetModels(id),
@@ -49,7 +54,7 @@ export function createAppStores(client: HermesClient): AppStores {
     modelSettings: createModelSettingsStore(client),
     navigation: createNavigationStore(),
     plugins: createPluginsStore(client),
-    chat: createChatStores(client),
+    chat: createChatStores(client, options.chat),
     connectPageFrame: (frame, scope) => connectPageFrame(client, window, frame, scope),
     openPageSession: async (pluginId, sessionId) => {
       const { token } = await client.call("plugins.pageSession", { id: pluginId, sessionId });
