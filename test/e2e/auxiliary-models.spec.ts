@@ -102,16 +102,26 @@ test("a pinned plugin slot can Follow its base again", async ({ page, hermes, fa
 
   await pinInUi(row, other.name, "fake/sorter");
   await expect(routeOf(row)).toHaveText(`${other.id} · fake/sorter`);
-  await row.getByRole("button", { name: "Follow Compression", exact: true }).click();
+  // Without llm.task_override a built-in's route does not carry over (docs/contract.md §6.4): Follow is
+  // not offered as if it would, and the row says why; Reset is the way back.
+  const follow = row.getByRole("button", { name: "Follow Compression", exact: true });
+  await expect(follow).toBeDisabled();
+  await expect(row).toContainText("Follow Compression is not available:");
+  await expect(row).toContainText("llm.task_override");
+  await row.getByRole("button", { name: "Reset", exact: true }).click();
   await expect(routeOf(row)).toHaveText("auto · use main model");
-  const config = parse((await hermes.readConfig()) ?? "") as { auxiliary?: Record<string, unknown> };
-  expect(config.auxiliary?.classifier).toBeUndefined();
 
-  // With the grant, following compression's pin shows the inherited route in words.
+  // With the grant, Follow is there and following compression's pin shows the inherited route in words.
   await rpc.call("settings.set", {
     key: "plugins.entries.classifier",
     value: { llm: { allow_task_override: true } },
   });
+  await pinInUi(row, other.name, "fake/sorter");
+  await expect(follow).toBeEnabled();
+  await follow.click();
+  await expect(routeOf(row)).toHaveText("auto · use main model");
+  const config = parse((await hermes.readConfig()) ?? "") as { auxiliary?: Record<string, unknown> };
+  expect(config.auxiliary?.classifier).toBeUndefined();
   await rpc.call("model.set", {
     scope: "auxiliary",
     task: "compression",
