@@ -23,7 +23,7 @@ test.describe("at 560×700", () => {
     const layout = await header.evaluate((el) => {
       const box = el.getBoundingClientRect();
       const title = el.querySelector("h1")!.getBoundingClientRect();
-      const tools = [...el.querySelectorAll("button")].map((b) => b.getBoundingClientRect());
+      const tools = Array.from(el.querySelectorAll("button")).map((b) => b.getBoundingClientRect());
       return {
         overflow: el.scrollWidth - el.clientWidth,
         titleWidth: title.width,
