@@ -90,7 +90,12 @@ export function ModelCombobox({
         }}
         onClick={() => setOpen(true)}
         onKeyDown={onKeyDown}
-        onBlur={() => {
+        onBlur={(event) => {
+          // In a dialog the list sits in the form (combobox.css): closing it as a button of that
+          // dialog is pressed would move the button from under the pointer before the click lands.
+          const dialog = event.currentTarget.closest(".dialog");
+          const next = event.relatedTarget;
+          if (dialog && next instanceof HTMLButtonElement && dialog.contains(next)) return;
           setOpen(false);
           setActive(-1);
         }}
