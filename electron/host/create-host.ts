@@ -32,6 +32,7 @@ import { claimsDir, IdleClaims } from "./plugins/idle/idle-claims.js";
 import { IdleTaskScheduler } from "./plugins/idle/idle-scheduler.js";
 import { idleTaskViews } from "./plugins/idle/idle-task-views.js";
 import { PluginLlmService, type BillUsage } from "./plugins/plugin-llm.js";
+import { RuntimeCounterEvents } from "./plugins/runtime-counter-events.js";
 import { PluginBudgets } from "./plugins/plugin-budget.js";
 import { BUDGET_FILE_NAME } from "./plugins/budget-file.js";
 import { PluginManager } from "./plugins/plugin-manager.js";
@@ -324,6 +325,15 @@ export function createHost(options: HostOptions): Host {
   const unwatch = settings.onChange(() => events.emit("settings.changed", null, {}));
   // A slot a plugin registers after its `register` ran must reach the page too.
   const unwatchSlots = auxiliaryTasks.onChange(() => events.emit("plugins.changed", null, {}));
+  // The Plugins page's "Today" figures move as calls and tokens are counted, throttled per plugin.
+  const counterEvents = new RuntimeCounterEvents(clock, (id) =>
+    events.emit("plugins.runtime", null, {
+      id,
+      callsToday: budgets.callsToday(id),
+      tokensToday: budgets.tokensToday(id),
+    }),
+  );
+  const unwatchCounters = budgets.onCounted((id) => counterEvents.counted(id));
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
   const handlers: HandlerTable = {
@@ -422,6 +432,8 @@ export function createHost(options: HostOptions): Host {
       await pluginRuntime.close();
       await idleTasks.settled();
       unfollowActivity();
+      unwatchCounters();
+      counterEvents.close();
       budgets.flush();
       await sessions.close();
       unwatch();

@@ -25,7 +25,8 @@ export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof InvalidVaultInputError) return new RpcError("invalid_params", err.message);
   if (err instanceof ModelInputError) return new RpcError("invalid_params", err.message, { key: err.key });
   if (err instanceof ProviderNotFoundError) return new RpcError("not_found", err.message);
-  if (err instanceof ProviderAnswerError) return new RpcError("provider_error", err.message);
+  if (err instanceof ProviderAnswerError)
+    return new RpcError("provider_error", err.message, err.key ? { key: err.key } : {});
   if (err instanceof ConsentInputError) return new RpcError("invalid_params", err.message);
   if (err instanceof PluginNotFoundError) return new RpcError("plugin_not_found", err.message);
   if (err instanceof SessionNotFoundError) return new RpcError("not_found", err.message);

@@ -30,16 +30,21 @@ export function register(ctx) {
     handler: async (rawArgs, { sessionId }) => {
       const text = rawArgs.trim();
       if (!text) return "Usage: /classify <text to sort>";
-      const result = await ctx.llm.completeStructured({
-        instructions: `Classify the message into exactly one of: ${CATEGORIES.join(", ")}. Give a one-sentence reason.`,
-        input: [{ type: "text", text }],
-        jsonSchema: schema,
-        schemaName: "classification",
-        maxTokens: 200,
-        purpose: "classify",
-        task: "classifier",
-        sessionId,
-      });
+      let result;
+      try {
+        result = await ctx.llm.completeStructured({
+          instructions: `Classify the message into exactly one of: ${CATEGORIES.join(", ")}. Give a one-sentence reason.`,
+          input: [{ type: "text", text }],
+          jsonSchema: schema,
+          schemaName: "classification",
+          maxTokens: 200,
+          purpose: "classify",
+          task: "classifier",
+          sessionId,
+        });
+      } catch (err) {
+        return friendlyFailure(err);
+      }
       if (result.contentType !== "json" || !result.parsed) {
         return `The model did not answer with a category: ${result.text.trim().slice(0, 200)}`;
       }
@@ -47,4 +52,19 @@ export function register(ctx) {
       return `Category: ${category} — ${reason}`;
     },
   });
+}
+
+const pinHint = "pin another model to the Classifier task in Settings → Models → Auxiliary";
+
+/** What went wrong, in words a person acts on (no error class names, no schema paths). */
+function friendlyFailure(err) {
+  const name = String(err?.name ?? "");
+  const message = String(err?.message ?? err).replace(/^[A-Za-z]*Error:\s*/, "");
+  if (name === "PluginLlmSchemaError" || /did not match schema/.test(message)) {
+    return `Couldn't classify this: the model's answer was not one of ${CATEGORIES.join(", ")}. Try again, or ${pinHint}.`;
+  }
+  if (name === "PluginLlmTimeoutError" || /timed out|timeout/i.test(message)) {
+    return `Couldn't classify this: the model took too long to answer. Try again, or ${pinHint}.`;
+  }
+  return `Couldn't classify this: ${message}`;
 }

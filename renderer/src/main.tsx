@@ -4,6 +4,7 @@ import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { createHermesClient } from "./api/create-client.js";
 import { connectStoresToHost, createAppStores } from "./stores/app-stores.js";
+import { lastChatIn } from "./stores/last-chat.js";
 import { StoresProvider } from "./stores/stores-context.js";
 import { preloadMarkdown } from "./chat/lazy-markdown.js";
 import { preloadChatScreen } from "./chat/chat-view.js";
@@ -27,7 +28,8 @@ const root = document.getElementById("root");
 if (!root) throw new Error('index.html lacks <div id="root">; the renderer has nowhere to mount.');
 
 const client = createHermesClient();
-const stores = createAppStores(client);
+// A reload opens the chat that was open (remembered in this window's storage).
+const stores = createAppStores(client, { chat: { lastChat: lastChatIn(window.localStorage) } });
 connectStoresToHost(client, stores);
 
 // The shell renders in this very task, not in a scheduler task after it: the first paint (and the

@@ -102,16 +102,26 @@ test("a pinned plugin slot can Follow its base again", async ({ page, hermes, fa
 
   await pinInUi(row, other.name, "fake/sorter");
   await expect(routeOf(row)).toHaveText(`${other.id} · fake/sorter`);
-  await row.getByRole("button", { name: "Follow Compression", exact: true }).click();
+  // Without llm.task_override a built-in's route does not carry over (docs/contract.md §6.4): Follow is
+  // not offered as if it would, and the row says why; Reset is the way back.
+  const follow = row.getByRole("button", { name: "Follow Compression", exact: true });
+  await expect(follow).toBeDisabled();
+  await expect(row).toContainText("Follow Compression is not available:");
+  await expect(row).toContainText("llm.task_override");
+  await row.getByRole("button", { name: "Reset", exact: true }).click();
   await expect(routeOf(row)).toHaveText("auto · use main model");
-  const config = parse((await hermes.readConfig()) ?? "") as { auxiliary?: Record<string, unknown> };
-  expect(config.auxiliary?.classifier).toBeUndefined();
 
-  // With the grant, following compression's pin shows the inherited route in words.
+  // With the grant, Follow is there and following compression's pin shows the inherited route in words.
   await rpc.call("settings.set", {
     key: "plugins.entries.classifier",
     value: { llm: { allow_task_override: true } },
   });
+  await pinInUi(row, other.name, "fake/sorter");
+  await expect(follow).toBeEnabled();
+  await follow.click();
+  await expect(routeOf(row)).toHaveText("auto · use main model");
+  const config = parse((await hermes.readConfig()) ?? "") as { auxiliary?: Record<string, unknown> };
+  expect(config.auxiliary?.classifier).toBeUndefined();
   await rpc.call("model.set", {
     scope: "auxiliary",
     task: "compression",
@@ -154,11 +164,17 @@ test("after a main-model switch the stale banner names the slots and resets them
   await page.getByRole("listbox").getByRole("option", { name: "fake/chat-small", exact: true }).click();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved:" })).toBeVisible();
+  // The Main tab says at once which pins the switch left on the old provider (by its display name).
+  await expect(banner).toHaveText(
+    new RegExp(
+      `^2 auxiliary task\\(s\\) \\(Vision, Compression\\) still run on ${cloud.name}, not your main model\\.`,
+    ),
+  );
   await page.getByRole("tablist").getByRole("tab", { name: "Auxiliary", exact: true }).click();
 
   await expect(banner).toHaveText(
     new RegExp(
-      `^2 auxiliary task\\(s\\) \\(Vision, Compression\\) still run on ${cloud.id}, not your main model\\.`,
+      `^2 auxiliary task\\(s\\) \\(Vision, Compression\\) still run on ${cloud.name}, not your main model\\.`,
     ),
   );
   await banner.getByRole("button", { name: "Reset all to main", exact: true }).click();

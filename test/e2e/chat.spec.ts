@@ -111,4 +111,10 @@ test("Regenerate answers the last message again", async ({ page, hermes, fakePro
   await page.getByRole("button", { name: "Regenerate" }).click();
   await expect(replies(page)).toHaveCount(1);
   await expect(replies(page).last()).toContainText("Second try.");
+  // The first reply is kept as a version of the exchange: ‹ 2 / 2 ›, and back to the first.
+  const asked = userMessages(page).last();
+  await expect(asked.locator(".version-position")).toHaveText("2 / 2");
+  await asked.getByRole("button", { name: "Previous version" }).click();
+  await expect(replies(page).last()).toContainText("First try.");
+  await expect(userMessages(page).last().locator(".version-position")).toHaveText("1 / 2");
 });

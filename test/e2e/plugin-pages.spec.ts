@@ -47,6 +47,8 @@ test("the chart-writer page draws the chart the model picked, as SVG", async ({
     .fill("| city | people |\n|---|---|\n| Oslo | 700 |\n| Bergen | 290 |");
   await frame.getByRole("button", { name: "Suggest chart" }).click();
   await expect(frame.getByRole("alert")).toContainText("did not answer with JSON");
+  // The error replaces the earlier chart instead of being drawn over it.
+  await expect(frame.getByRole("region", { name: "Chart" }).locator("svg")).toHaveCount(0);
 });
 
 const probeBackend = `export function register(ctx) {

@@ -62,13 +62,14 @@ test("a daily token budget and a heap cap saved from the row land in config.yaml
   await row.getByLabel("Daily token budget").fill("5000");
   await row.getByLabel("Heap cap (MB)").fill("8");
   await row.getByRole("button", { name: "Save limits" }).click();
-  // The host checks the range against the settings schema and says it.
-  await expect(row.getByRole("alert")).toContainText(
-    "plugins.entries.tldr.limits.heap_mb must be a heap cap in MB (16 to 4096)",
+  // The range is said in words, without a config path, and nothing is saved.
+  await expect(row.getByRole("alert")).toHaveText(
+    "The heap cap must be a whole number of MB from 16 to 4096.",
   );
 
   await row.getByLabel("Heap cap (MB)").fill("128");
   await row.getByRole("button", { name: "Save limits" }).click();
+  await expect(row.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   await expect(row.locator("dl")).toContainText("0 tokens of 5,000");
   await expect(row.locator("dl")).toContainText("of 128 MB");
   const config = parse((await hermes.readConfig()) ?? "") as {

@@ -35,6 +35,7 @@ const row = (task: string, label: string, over: Partial<AuxiliaryTaskRow> = {}):
   source: "main",
   chain: [task],
   broken: null,
+  follow_blocked: null,
   ...over,
 });
 
@@ -126,6 +127,11 @@ describe("Settings → Models → Auxiliary", () => {
     ]);
     const route = (task: string) => within(rowOf(task)).getByTestId("aux-route").textContent;
     expect(route("title_generation")).toBe("auto · use main model");
+    // An auto row names the model it resolves to, by the provider's display name.
+    expect(within(rowOf("title_generation")).getByTestId("aux-resolves").textContent).toBe(
+      "Runs on Main · main/model",
+    );
+    expect(within(rowOf("vision")).queryByTestId("aux-resolves")).toBeNull();
     expect(route("vision")).toBe("old · old/vl");
     expect(route("classify")).toBe("inherits Compression · old · old/sum");
     expect(route("deep")).toBe("inherits Classify · old · old/sum");
@@ -137,13 +143,51 @@ describe("Settings → Models → Auxiliary", () => {
     expect(within(rowOf("classify")).queryByRole("button", { name: /^Follow/ })).toBeNull();
   });
 
+  it("disables Follow <Base> when the base's route is not allowed for the slot, and says why", async () => {
+    const why =
+      'Compression is a built-in task\'s route, and plugin "classifier" does not hold the llm.task_override capability (grant it in Settings → Plugins). Reset runs this task on the main model.';
+    const rows = baseRows().map((r) =>
+      r.task === "classify"
+        ? {
+            ...r,
+            provider: "old",
+            model: "old/a",
+            source: "pin" as const,
+            chain: ["classify"],
+            follow_blocked: why,
+          }
+        : r.task === "deep"
+          ? { ...r, provider: "old", model: "old/b", source: "pin" as const, chain: ["deep"] }
+          : r,
+    );
+    const client = fakeClient(handlers({ "model.auxiliary.list": () => ({ tasks: rows }) }));
+    renderApp(client);
+    await openAuxiliaryTab();
+    await waitFor(() => expect(rowOf("classify")).toBeTruthy());
+    const follow = within(rowOf("classify")).getByRole("button", { name: "Follow Compression" });
+    expect((follow as HTMLButtonElement).disabled).toBe(true);
+    expect(within(rowOf("classify")).getByText(`Follow Compression is not available: ${why}`)).toBeTruthy();
+    expect(document.getElementById(follow.getAttribute("aria-describedby")!)?.textContent).toContain(why);
+    fireEvent.click(follow);
+    expect(client.callsOf("model.set")).toEqual([]);
+    // A base the slot may follow keeps the button live.
+    const followClassify = within(rowOf("deep")).getByRole("button", { name: "Follow Classify" });
+    expect((followClassify as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(followClassify);
+    await waitFor(() =>
+      expect(client.callsOf("model.set")).toEqual([
+        { scope: "auxiliary", task: "deep", provider: "auto", model: "" },
+      ]),
+    );
+  });
+
   it("shows the stale banner with its own Reset all to main", async () => {
     const client = fakeClient(handlers());
     renderApp(client);
     await openAuxiliaryTab();
     const banner = await screen.findByTestId("aux-stale-banner");
     expect(banner.textContent).toContain(
-      "2 auxiliary task(s) (Vision, Compression) still run on old, not your main model.",
+      "2 auxiliary task(s) (Vision, Compression) still run on Old, not your main model.",
     );
     fireEvent.click(within(banner).getByRole("button", { name: "Reset all to main" }));
     await waitFor(() =>
@@ -151,6 +195,44 @@ describe("Settings → Models → Auxiliary", () => {
         { scope: "auxiliary", task: "__reset__", provider: "auto", model: "" },
       ]),
     );
+  });
+
+  it("says one stale task in the singular", () => {
+    const rows = baseRows().map((r) => (r.task === "compression" ? { ...r, stale: false } : r));
+    expect(staleBannerText(rows, (id) => (id === "old" ? "Old" : id))).toBe(
+      "1 auxiliary task (Vision) still runs on Old, not your main model.",
+    );
+  });
+
+  it("switching the main model shows the pins it left stale on the Main tab, with Reset all to main", async () => {
+    let stale = false;
+    const client = fakeClient(
+      handlers({
+        "model.auxiliary.list": () => ({
+          tasks: baseRows().map((r) => ({ ...r, stale: r.task === "vision" && stale })),
+        }),
+        "model.set": (params) => {
+          stale = true;
+          return params.scope === "main"
+            ? { ok: true, scope: "main", provider: "main", model: "main/small", stale_aux: [] }
+            : { ok: true, scope: "auxiliary", tasks: [] };
+        },
+      }),
+    );
+    renderApp(client);
+    fireEvent.click(
+      within(screen.getByRole("navigation", { name: "Main" })).getByRole("button", { name: "Settings" }),
+    );
+    fireEvent.click(
+      within(screen.getByRole("navigation", { name: "Settings" })).getByRole("button", { name: "Models" }),
+    );
+    const model = (await screen.findByRole("combobox", { name: "Model" })) as HTMLInputElement;
+    expect(screen.queryByTestId("aux-stale-banner")).toBeNull();
+    fireEvent.change(model, { target: { value: "main/small" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    const banner = await screen.findByTestId("aux-stale-banner");
+    expect(banner.textContent).toContain("1 auxiliary task (Vision) still runs on Old, not your main model.");
+    expect(within(banner).getByRole("button", { name: "Reset all to main" })).toBeTruthy();
   });
 
   it("marks a pin whose provider is gone as broken, with what to do", async () => {

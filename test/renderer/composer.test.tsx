@@ -135,3 +135,26 @@ describe("Composer", () => {
     expect(stores.navigation.getState().screen).toEqual({ name: "settings", section: "models" });
   });
 });
+
+describe("attaching an image", () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+  const attach = (files: File[]) =>
+    act(() => {
+      fireEvent.change(screen.getByTestId("attach-image-input"), { target: { files } });
+    });
+
+  it("refuses a text file named .png when it is attached, by its bytes, and takes a real one", async () => {
+    renderApp(client());
+    await messageBox();
+    await attach([new File(["just some text, not an image"], "notes.png", { type: "image/png" })]);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      '"notes.png" is not an image the app can send (its contents are not PNG, JPEG, WebP or GIF, whatever its name says).',
+    );
+    expect(screen.queryByRole("list", { name: "Attached images" })).toBeNull();
+
+    await attach([new File([png], "real.png", { type: "image/png" })]);
+    const list = await screen.findByRole("list", { name: "Attached images" });
+    expect(within(list).getAllByRole("listitem")).toHaveLength(1);
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+});

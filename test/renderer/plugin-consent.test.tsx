@@ -76,6 +76,9 @@ describe("the consent screen", () => {
     expect(within(screenEl).getAllByRole("listitem")).toHaveLength(1);
     expect(screenEl.querySelector('[data-capability="llm.side_question"]')?.textContent).toContain(SQ_TEXT);
     expect(screenEl.textContent).toContain("Granting trusts the plugin's author");
+    expect(within(screenEl).getByTestId("consent-decline-note").textContent).toBe(
+      "Decline keeps next-prompt on without this capability: the rest of it works as before, and you can grant it later in Settings → Plugins.",
+    );
     await waitFor(() =>
       expect(document.activeElement).toBe(within(screenEl).getByRole("button", { name: "Decline" })),
     );
@@ -164,7 +167,10 @@ describe("Settings → Plugins capabilities", () => {
       return el;
     });
     expect(row.textContent).toContain("Granted");
-    fireEvent.click(within(row).getByRole("button", { name: "Revoke Side questions from next-prompt" }));
+    const revoke = within(row).getByRole("button", { name: "Revoke Side questions from next-prompt" });
+    // Drawn as a button (bordered), not as plain text.
+    expect(revoke.className).toContain("btn-secondary");
+    fireEvent.click(revoke);
     await waitFor(() => expect(row.textContent).toContain("Not granted"));
     expect(within(row).queryByRole("button", { name: /Revoke/ })).toBeNull();
   });

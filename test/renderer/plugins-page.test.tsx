@@ -463,6 +463,103 @@ describe("Settings → Plugins page", () => {
     act(() => client.emit({ type: "plugins.changed", session_id: null, payload: {} }));
     await findRow("broken");
   });
+
+  it("checks the limits in plain words, says Saved when saved, and words a host refusal without its config path", async () => {
+    const running = plugin({
+      ...tldrLoaded,
+      runtime: {
+        state: "running",
+        restarts: 0,
+        lastError: null,
+        lastErrorAt: null,
+        memoryMb: 12,
+        tokensToday: 0,
+        callsToday: 0,
+        limits: { dailyTokens: null, heapMb: 256 },
+      },
+    });
+    let refuse = false;
+    const client = fakeClient(
+      handlers("web", {
+        "plugins.list": () => ({ plugins: [running] }),
+        "settings.set": () => {
+          if (refuse)
+            throw new HermesRpcError(
+              "invalid_params",
+              "plugins.entries.tldr.limits.heap_mb must be a heap cap in MB (16 to 4096)",
+            );
+          return { ok: true };
+        },
+      }),
+    );
+    renderPage(client);
+    const r = await findRow("tldr");
+    const heap = within(r).getByLabelText("Heap cap (MB)");
+    fireEvent.change(heap, { target: { value: "8" } });
+    fireEvent.click(within(r).getByRole("button", { name: "Save limits" }));
+    expect(within(r).getByRole("alert").textContent).toBe(
+      "The heap cap must be a whole number of MB from 16 to 4096.",
+    );
+    expect(client.callsOf("settings.set")).toEqual([]);
+
+    fireEvent.change(heap, { target: { value: "128" } });
+    fireEvent.click(within(r).getByRole("button", { name: "Save limits" }));
+    await waitFor(() =>
+      expect(
+        within(r)
+          .getAllByRole("status")
+          .some((s) => s.textContent === "Saved"),
+      ).toBe(true),
+    );
+    expect(within(r).queryByRole("alert")).toBeNull();
+
+    refuse = true;
+    fireEvent.click(within(r).getByRole("button", { name: "Save limits" }));
+    await waitFor(() =>
+      expect(within(r).getByRole("alert").textContent).toBe(
+        "The heap cap must be a whole number of MB from 16 to 4096.",
+      ),
+    );
+    expect(within(r).getByRole("alert").textContent).not.toContain("plugins.entries");
+  });
+
+  it("moves a plugin's Today figures live on plugins.runtime, without re-reading the list", async () => {
+    const running = plugin({
+      ...tldrLoaded,
+      runtime: {
+        state: "running",
+        restarts: 0,
+        lastError: null,
+        lastErrorAt: null,
+        memoryMb: 12,
+        tokensToday: 10,
+        callsToday: 3,
+        limits: { dailyTokens: null, heapMb: 128 },
+      },
+    });
+    const client = fakeClient(handlers("web", { "plugins.list": () => ({ plugins: [running, broken] }) }));
+    renderPage(client);
+    await waitFor(() => expect(row("tldr").textContent).toContain("3 calls · 10 tokens"));
+    const lists = client.callsOf("plugins.list").length;
+    act(() =>
+      client.emit({
+        type: "plugins.runtime",
+        session_id: null,
+        payload: { id: "tldr", callsToday: 4, tokensToday: 1250 },
+      }),
+    );
+    expect(row("tldr").textContent).toContain(`4 calls · ${(1250).toLocaleString()} tokens`);
+    // Another plugin's counters, or one without a runtime, change nothing here.
+    act(() =>
+      client.emit({
+        type: "plugins.runtime",
+        session_id: null,
+        payload: { id: "broken", callsToday: 9, tokensToday: 9 },
+      }),
+    );
+    expect(row("broken").textContent).not.toContain("9 calls");
+    expect(client.callsOf("plugins.list")).toHaveLength(lists);
+  });
 });
 
 describe("pluginsFolderPath", () => {

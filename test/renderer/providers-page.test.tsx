@@ -109,7 +109,7 @@ describe("Settings → Providers", () => {
       await within(await waitFor(() => row("local"))).findByRole("button", { name: "Test connection" }),
     );
     const alert = await within(row("local")).findByRole("alert");
-    expect(alert.textContent).toBe(
+    expect(alert.textContent).toContain(
       "Local llama.cpp is not reachable at 127.0.0.1:8080 (connection refused).",
     );
     expect(within(row("openrouter")).queryByRole("alert")).toBeNull();
@@ -165,5 +165,89 @@ describe("Settings → Providers", () => {
     fail = false;
     fireEvent.click(within(alert).getByRole("button", { name: "Retry" }));
     await waitFor(() => expect(row("local")).toBeTruthy());
+  });
+
+  it("Test connection offers the action that fixes what failed: the key, the base URL, or a retry", async () => {
+    const failures: Record<string, HermesRpcError> = {
+      openrouter: new HermesRpcError("provider_error", "No API key is stored for OpenRouter.", {
+        key: "apiKey",
+      }),
+      local: new HermesRpcError("provider_error", "Could not reach Local llama.cpp.", { key: "base_url" }),
+    };
+    let slow = false;
+    const client = fakeClient({
+      ...baseHandlers,
+      "providers.list": () => ({ providers: [local, router, { ...local, id: "keyed", name: "Keyed" }] }),
+      "providers.models": ({ id }) => {
+        if (id === "keyed") {
+          if (slow) return { models: ["k/1"] };
+          slow = true;
+          throw new HermesRpcError(
+            "provider_error",
+            "Keyed answered 503: the provider is overloaded or down.",
+          );
+        }
+        throw failures[id]!;
+      },
+    });
+    renderApp(client);
+    await openProviders();
+    const test = async (id: string) => {
+      fireEvent.click(
+        await within(await waitFor(() => row(id))).findByRole("button", { name: "Test connection" }),
+      );
+      return within(row(id)).findByRole("alert");
+    };
+    expect(within(await test("openrouter")).getByRole("button", { name: "Add a key" })).toBeTruthy();
+    const unreachable = await test("local");
+    expect(within(unreachable).queryByRole("button", { name: "Add a key" })).toBeNull();
+    fireEvent.click(within(unreachable).getByRole("button", { name: "Edit base URL" }));
+    expect(await screen.findByRole("dialog", { name: /Edit/ })).toBeTruthy();
+    fireEvent.keyDown(screen.getByRole("dialog"), { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    const down = await test("keyed");
+    fireEvent.click(within(down).getByRole("button", { name: "Try again" }));
+    expect(await within(row("keyed")).findByText(/Connected · 1 model/)).toBeTruthy();
+  });
+
+  it("warns before removing a provider that auxiliary tasks are pinned to", async () => {
+    const pinned = (task: string, label: string) => ({
+      task,
+      provider: "openrouter",
+      model: "m",
+      base_url: "",
+      timeout: 30,
+      label,
+      hint: "",
+      inherit_from: null,
+      effective: { provider: "openrouter", model: "m", base_url: "" },
+      stale: true,
+      source: "pin" as const,
+      chain: [task],
+      broken: null,
+      follow_blocked: null,
+    });
+    renderApp(
+      fakeClient({
+        ...baseHandlers,
+        "providers.list": () => ({ providers: [local, router] }),
+        "model.auxiliary.list": () => ({
+          tasks: [pinned("vision", "Vision"), pinned("compression", "Compression")],
+        }),
+      }),
+    );
+    await openProviders();
+    fireEvent.click(
+      await within(await waitFor(() => row("openrouter"))).findByRole("button", { name: "Remove" }),
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Remove OpenRouter?" });
+    expect(within(dialog).getByRole("alert").textContent).toBe(
+      "2 auxiliary tasks Vision, Compression are pinned to OpenRouter. Removing it breaks those pins: reset them in Settings → Models → Auxiliary, or pin another provider.",
+    );
+    fireEvent.keyDown(dialog, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    fireEvent.click(within(row("local")).getByRole("button", { name: "Remove" }));
+    const other = await screen.findByRole("dialog", { name: "Remove Local llama.cpp?" });
+    expect(within(other).queryByRole("alert")).toBeNull();
   });
 });

@@ -9,8 +9,11 @@ import { App, preloadScreens } from "../../renderer/src/ui/app";
 // The app loads these chunks after its first paint; the tests render with them in place.
 await Promise.all([preloadScreens(), preloadMarkdown()]);
 
-export function renderApp(client: HermesClient): { stores: AppStores; disconnect(): void } {
-  const stores = createAppStores(client);
+export function renderApp(
+  client: HermesClient,
+  options: Parameters<typeof createAppStores>[1] = {},
+): { stores: AppStores; disconnect(): void } {
+  const stores = createAppStores(client, options);
   const disconnect = connectStoresToHost(client, stores);
   render(
     <StoresProvider stores={stores}>

@@ -1,10 +1,13 @@
 // @vitest-environment happy-dom
 /** The session sidebar: newest first, search with snippets, inline rename, delete with undo. */
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { UNDO_DELETE_MS } from "../../renderer/src/stores/session-list-store";
 import { chatHandlers, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";
 import { renderApp } from "./render-app";
+import { lastChatIn } from "../../renderer/src/stores/last-chat";
+import { createAppStores } from "../../renderer/src/stores/app-stores";
 
 afterEach(cleanup);
 
@@ -96,5 +99,54 @@ describe("Session sidebar", () => {
     await act(() => stores.chat.sessions.getState().commitDelete());
     expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }]);
     expect((await rows()).map((r) => r.textContent)).toEqual([expect.stringContaining("Tax questions")]);
+  });
+
+  it("keeps Undo for 10 seconds, and Dismiss deletes at once", async () => {
+    const c = client();
+    const { stores } = renderApp(c);
+    const [first] = await rows();
+    vi.useFakeTimers();
+    try {
+      fireEvent.click(within(first as HTMLElement).getByRole("button", { name: "Delete" }));
+      act(() => void vi.advanceTimersByTime(UNDO_DELETE_MS - 100));
+      expect(UNDO_DELETE_MS).toBe(10_000);
+      expect(c.callsOf("session.delete")).toHaveLength(0);
+      expect(screen.getByRole("button", { name: "Undo" })).toBeTruthy();
+      act(() => void vi.advanceTimersByTime(100));
+      expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }]);
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Undo" })).toBeNull());
+    stores.chat.sessions.getState().requestDelete("s1");
+    fireEvent.click(await screen.findByRole("button", { name: "Dismiss" }));
+    await waitFor(() =>
+      expect(c.callsOf("session.delete")).toEqual([{ sessionId: "s2" }, { sessionId: "s1" }]),
+    );
+    expect(screen.queryByRole("button", { name: "Undo" })).toBeNull();
+  });
+
+  it("a reload reopens the chat that was open; one deleted meanwhile gives a new chat", async () => {
+    const storage = new Map<string, string>();
+    const memory = lastChatIn({
+      getItem: (k) => storage.get(k) ?? null,
+      setItem: (k, v) => void storage.set(k, v),
+      removeItem: (k) => void storage.delete(k),
+    });
+    const first = createAppStores(client(), { chat: { lastChat: memory } });
+    first.chat.sessions.getState().select("s1");
+
+    // The window reloads: new stores on the same storage.
+    const c = client();
+    const { stores } = renderApp(c, { chat: { lastChat: memory } });
+    await waitFor(() => expect(stores.chat.sessions.getState().selectedId).toBe("s1"));
+    expect(stores.chat.transcript.getState().sessionId).toBe("s1");
+    cleanup();
+
+    storage.set("hermes-desktop.last-chat", "gone");
+    const again = renderApp(client(), { chat: { lastChat: memory } });
+    await waitFor(() => expect(again.stores.chat.sessions.getState().sessions.kind).toBe("ready"));
+    expect(again.stores.chat.sessions.getState().selectedId).toBeNull();
+    expect(memory.read()).toBeNull();
   });
 });

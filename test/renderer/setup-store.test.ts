@@ -31,7 +31,13 @@ function setUp(handlers: Handlers, mainModel = { provider: "", model: "" }) {
         keyHint: null,
       },
     }),
-    "model.set": (p) => ({ ok: true, scope: "main", provider: p.provider, model: p.model, stale_aux: [] }),
+    "model.set": (p) => ({
+      ok: true,
+      scope: "main",
+      provider: p.provider ?? "",
+      model: p.model ?? "",
+      stale_aux: [],
+    }),
     ...handlers,
   });
   const providers = createProvidersStore(client);

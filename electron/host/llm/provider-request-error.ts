@@ -15,6 +15,8 @@ export class ProviderRequestError extends Error {
     readonly status: number | null,
     /** The provider refused a request that carried no key because none is stored. */
     readonly missingKey = false,
+    /** The provider said the route's model does not exist (404 `model_not_found`): its id. */
+    readonly missingModel: string | null = null,
   ) {
     super(message);
   }
@@ -24,6 +26,10 @@ export class ProviderRequestError extends Error {
     return this.status === 429 || (this.status !== null && this.status >= 500);
   }
 }
+
+/** A 404 that is about the model, not the address: `model_not_found`, or words saying so. */
+const modelNotFoundPattern =
+  /model_not_found|model\b.*\b(does not exist|not found|not exist|unknown)|(no|unknown) model/i;
 
 const contextLengthPattern =
   /context[_ ]length|maximum context|context window|too many tokens|prompt is too long/i;
@@ -60,6 +66,18 @@ export function toProviderRequestError(err: unknown, route: Route): ProviderRequ
           err.status ?? null,
         );
       }
+    }
+    if (err.status === 404 && modelNotFoundPattern.test(text)) {
+      const said =
+        typeof body.message === "string" && body.message ? ` It said: "${body.message.slice(0, 300)}"` : "";
+      return new ProviderRequestError(
+        `${name} has no model "${route.model}" (it answered 404). Pick one from its model list.${said}`,
+        "http",
+        route.providerId,
+        404,
+        false,
+        route.model,
+      );
     }
     if (typeof err.status === "number") {
       return new ProviderRequestError(

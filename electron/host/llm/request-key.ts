@@ -50,8 +50,9 @@ export function withKeychainHint(
   if (error.status !== 401 && error.status !== 403) return error;
   const explanation = missingKeyExplanation(key, route.providerName, route.keyEnv);
   if (!explanation) return error;
+  // What to do leads; the provider's answer follows, for whoever reads on.
   return new ProviderRequestError(
-    `${route.providerName} answered ${error.status}. ${explanation}`,
+    `${explanation} (${route.providerName} answered ${error.status}.)`,
     error.kind,
     error.providerId,
     error.status,

@@ -178,6 +178,28 @@ export function resolveSlot(
   };
 }
 
+/**
+ * Why "Follow <Base>" can't give this slot its base's route (docs/contract.md §6.4 step 2): the base is, or
+ * inherits through, a built-in slot and the plugin does not hold `llm.task_override`. Null when it
+ * can (or the slot has no base). Following anyway would only reset the slot, so the page says why.
+ */
+export function followBaseBlocked(
+  task: string,
+  settings: Settings,
+  registry: AuxiliaryTaskRegistry,
+): string | null {
+  const slot = registry.get(task);
+  if (!slot || slot.kind !== "plugin" || slot.inheritFrom === null) return null;
+  const builtin = registry.chainOf(slot.inheritFrom).find(isBuiltinTask);
+  if (builtin === undefined || mayUseBuiltinRoute(settings, slot)) return null;
+  const label = (key: string) => registry.get(key)?.label ?? key;
+  const fallback = isPinned(slot.defaults) ? "its plugin's default route" : "the main model";
+  return (
+    `${label(slot.inheritFrom)} is a built-in task's route, and plugin "${slot.pluginId}" does not hold the ` +
+    `llm.task_override capability (grant it in Settings → Plugins). Reset runs this task on ${fallback}.`
+  );
+}
+
 /** The request route of a resolution; throws the clear route errors when it can't be called. */
 export function routeOf(settings: Settings, resolution: SlotResolution): Route {
   const { choice } = resolution;

@@ -4,7 +4,7 @@
  */
 import type { Settings } from "../config/config-schema.js";
 import type { AuxiliaryTaskRow } from "../rpc/methods/model.js";
-import { resolveSlot } from "./auxiliary-route.js";
+import { followBaseBlocked, resolveSlot } from "./auxiliary-route.js";
 import type { AuxiliaryTaskRegistry, SlotDefinition } from "./auxiliary-tasks.js";
 import { isStalePin } from "./stale-pins.js";
 
@@ -37,6 +37,7 @@ function row(settings: Settings, registry: AuxiliaryTaskRegistry, slot: SlotDefi
     source: resolution.source,
     chain: resolution.chain,
     broken: resolution.broken,
+    follow_blocked: followBaseBlocked(slot.key, settings, registry),
   };
 }
 

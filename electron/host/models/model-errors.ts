@@ -22,4 +22,11 @@ export class ProviderNotFoundError extends Error {
 /** The provider answered with an error or not at all (its text already redacted). */
 export class ProviderAnswerError extends Error {
   override readonly name = "ProviderAnswerError";
+  constructor(
+    message: string,
+    /** The provider field to fix, when the failure points at one: its key, or its base URL. */
+    readonly key?: "apiKey" | "base_url",
+  ) {
+    super(message);
+  }
 }

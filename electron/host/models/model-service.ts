@@ -8,7 +8,7 @@ import type { SettingsStore } from "../config/settings-store.js";
 import { findProviderId } from "../llm/route.js";
 import { ModelInputError } from "./model-errors.js";
 import {
-  RESET_ALL_TASKS,
+  isResetAll,
   type AuxiliaryTaskRow,
   type ModelSetAuxiliaryParams,
   type ModelSetMainParams,
@@ -41,7 +41,17 @@ export class ModelService {
   }
 
   async set(params: ModelSetParams): Promise<ModelSetResult> {
+    if (isResetAll(params)) return this.resetAll();
     return params.scope === "auxiliary" ? this.setAuxiliary(params) : this.setMain(params);
+  }
+
+  /** Every slot of the registry back to auto; other slots' blocks (a disabled plugin's) stay. */
+  private resetAll(): ModelSetResult {
+    const keys = this.slots.keys();
+    this.settings.update((doc) => {
+      for (const key of keys) clearRoute(doc, key);
+    });
+    return { ok: true, scope: "auxiliary", tasks: this.auxiliaryList().tasks };
   }
 
   private configuredProvider(raw: string, key: string): string {
@@ -73,13 +83,6 @@ export class ModelService {
 
   private setAuxiliary(params: ModelSetAuxiliaryParams): ModelSetResult {
     const { task } = params;
-    if (task === RESET_ALL_TASKS) {
-      const keys = this.slots.keys();
-      this.settings.update((doc) => {
-        for (const key of keys) clearRoute(doc, key);
-      });
-      return { ok: true, scope: "auxiliary", tasks: this.auxiliaryList().tasks };
-    }
     if (!this.slots.get(task)) {
       throw new ModelInputError(
         `unknown auxiliary task "${task}"; the tasks are: ${this.slots.keys().join(", ")}`,

@@ -24,6 +24,7 @@ export function localDayKey(ms: number): string {
 export class PluginBudgets {
   private readonly days: Map<string, DayCount>;
   private pendingWrite: { timer: ReturnType<typeof setTimeout>; dueAt: number } | null = null;
+  private readonly countListeners = new Set<(pluginId: string) => void>();
 
   constructor(
     private readonly clock: Clock,
@@ -59,11 +60,29 @@ export class PluginBudgets {
     if (!Number.isFinite(tokens) || tokens <= 0) return;
     this.today(pluginId).tokens += Math.round(tokens);
     this.scheduleWrite(tokensWriteDelayMs);
+    this.counted(pluginId);
   }
 
   countCall(pluginId: string): void {
     this.today(pluginId).calls += 1;
     this.scheduleWrite(callCountWriteDelayMs);
+    this.counted(pluginId);
+  }
+
+  /** Told after each count (the Plugins page's live "Today" figures); returns the function that stops it. */
+  onCounted(listener: (pluginId: string) => void): () => void {
+    this.countListeners.add(listener);
+    return () => this.countListeners.delete(listener);
+  }
+
+  private counted(pluginId: string): void {
+    for (const listener of this.countListeners) {
+      try {
+        listener(pluginId);
+      } catch {
+        // A listener's failure must not fail the count.
+      }
+    }
   }
 
   /** Writes the counters now (at close). */

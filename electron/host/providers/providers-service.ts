@@ -2,6 +2,7 @@
  * Providers the user added (docs/contract.md §4, §6.1): list with key state, save (key to the vault first,
  * all or nothing), remove, and "Test connection" through the provider's `/models`.
  */
+import OpenAI from "openai";
 import type { SettingsStore } from "../config/settings-store.js";
 import type { ProviderConfig } from "../config/config-schema.js";
 import { createProviderClient } from "../llm/provider-client.js";
@@ -146,9 +147,19 @@ export class ProvidersService {
           : null;
       throw new ProviderAnswerError(
         missing
-          ? `${provider.name} answered ${String(status)}. ${missing}`
+          ? `${missing} (${provider.name} answered ${String(status)}.)`
           : describeProviderError(err, provider.name, provider.base_url),
+        fieldToFix(err, status),
       );
     }
   }
+}
+
+/** What a failed model list points at: the key (refused), the base URL (nothing there), or neither (try again). */
+function fieldToFix(err: unknown, status: unknown): "apiKey" | "base_url" | undefined {
+  if (status === 401 || status === 403) return "apiKey";
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return undefined;
+  if (status === 404 || err instanceof OpenAI.APIConnectionError || err instanceof SyntaxError)
+    return "base_url";
+  return undefined;
 }

@@ -48,7 +48,10 @@ export const errorCodes: Record<ErrorReason, number> = {
 
 export interface RpcErrorData {
   reason: ErrorReason;
-  /** The dotted settings key or param path an `invalid_params` error is about. */
+  /**
+   * The dotted settings key or param path an `invalid_params` error is about; for a `provider_error`
+   * of `providers.models`, the provider field the failure points at (`apiKey` or `base_url`).
+   */
   key?: string;
   [extra: string]: unknown;
 }

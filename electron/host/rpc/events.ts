@@ -61,6 +61,8 @@ export interface AppEventPayloads {
   "settings.changed": Empty;
   /** A plugin finished loading, failed, or was enabled or disabled. */
   "plugins.changed": Empty;
+  /** A plugin's counters for today moved (docs/contract.md §5.4); at most every half second per plugin. */
+  "plugins.runtime": { id: string; callsToday: number; tokensToday: number };
   /** Something `host.info` reports changed (e.g. the keychain turned out to be unavailable). */
   "host.changed": Empty;
   /** An enabled plugin declares capabilities the user has not answered for (docs/contract.md §7.2). */
@@ -141,6 +143,11 @@ export const eventTable: { readonly [E in EventName]: EventEntry<E> } = {
     scope: "app",
     topic: "settings",
     doc: "A plugin loaded, failed or was switched; re-read `plugins.list`.",
+  },
+  "plugins.runtime": {
+    scope: "app",
+    topic: "settings",
+    doc: "A plugin's counters for today moved (`{id, callsToday, tokensToday}`, the `runtime` fields of `plugins.list`); sent at once, then at most every 500 ms per plugin, the last count always.",
   },
   "host.changed": { scope: "app", topic: "host", doc: "What `host.info` reports changed; re-read it." },
   "mcp.approval_required": {

@@ -3,11 +3,11 @@
  * bytes (not the name or the declared type), at most 5 MB each and 4 per message. They are kept
  * with the message in the session store (base64 in its meta), never as loose files.
  */
-import type { IMAGE_MIME_TYPES } from "../rpc/methods/sessions.js";
+import { sniffImageType, type ImageMimeType } from "../rpc/image-types.js";
 import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE } from "../rpc/methods/sessions.js";
 import { SessionInputError } from "./session-errors.js";
 
-export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+export { sniffImageType, type ImageMimeType };
 
 /** As stored in a user message's `meta.images` and sent to a vision model as a `data:` URL. */
 export interface ImageAttachment {
@@ -16,18 +16,6 @@ export interface ImageAttachment {
   data: string;
   bytes: number;
   name?: string;
-}
-
-/** The type the bytes say, or null when they are none of the four. */
-export function sniffImageType(bytes: Uint8Array): ImageMimeType | null {
-  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
-  const ascii = (from: number, text: string) =>
-    [...text].every((ch, i) => bytes[from + i] === ch.charCodeAt(0));
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
-  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
-  if (ascii(0, "GIF87a") || ascii(0, "GIF89a")) return "image/gif";
-  if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "image/webp";
-  return null;
 }
 
 const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -3,7 +3,7 @@
  * conversation but stay in the store as a version of a branch point (`meta.archived: {group,
  * version}`); the edited text is sent as the next version (`meta.branch: {group, version}`).
  * `switchVersion` brings an earlier version back (and puts the current one aside). Archived
- * messages never reach the model.
+ * messages never reach the model. Regenerate keeps the replaced reply the same way (`askAgain`).
  */
 import { randomUUID } from "node:crypto";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
@@ -67,6 +67,28 @@ export class MessageEdits {
     });
     this.deps.rerun(session, turnId, text.trim(), "person");
     return { turnId };
+  }
+
+  /**
+   * Regenerate keeps the reply it replaces: the exchange becomes a version of its branch point (as
+   * an edit does) and the same message, with its attachments, is asked again as the next version.
+   * Returns the new message's turn id; the caller starts the turn.
+   */
+  askAgain(sessionId: string, user: MessageRecord, replies: readonly MessageRecord[]): string {
+    const current = branchMark(user) ?? { group: user.id, version: 1 };
+    const versions = this.versionsOf(sessionId, current.group);
+    this.archive([user, ...replies], current);
+    const turnId = randomUUID();
+    const kept = { ...user.meta };
+    for (const key of ["branch", "archived", "notSent", "pending"]) delete kept[key];
+    this.deps.transcript.append({
+      sessionId,
+      turnId,
+      role: "user",
+      content: user.content,
+      meta: { ...kept, branch: { group: current.group, version: versions + 1 } },
+    });
+    return turnId;
   }
 
   /** Shows another version of a branch point: the current one is put aside, the chosen one comes back. */

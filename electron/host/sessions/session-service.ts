@@ -314,8 +314,9 @@ export class SessionService {
   }
 
   /**
-   * Drops the last reply (with its tool calls and notices) and answers the last message again. A
-   * last message the host quit before sending (`notSent`) is sent now: regenerate doubles as retry.
+   * Answers the last message again; the reply it replaces (with its tool calls and notices) is kept
+   * as an earlier version of the exchange. A last message the host quit before sending (`notSent`)
+   * is sent now: regenerate doubles as retry.
    */
   regenerate(sessionId: string, gatewaySessionKey: string): { turnId: string } {
     const session = this.requireSession(sessionId);
@@ -331,6 +332,16 @@ export class SessionService {
     const after = records
       .slice(last + 1)
       .filter((m) => !isPending(m) && !isCommandExchange(m) && !isArchivedVersion(m));
+    const origin = (typeof user.meta.origin === "string" ? user.meta.origin : "person") as TurnOrigin;
+    // A reply that came back is kept as a version (‹ 1/2 ›, as for an edit); a message the host
+    // never sent, or one whose reply is gone, is simply sent (again).
+    const keepReplies = !isNotSent(user) && after.some((m) => m.role === "assistant");
+    if (keepReplies) {
+      const turnId = this.edits.askAgain(sessionId, user, after);
+      this.owners.set(sessionId, gatewaySessionKey);
+      this.busy.rerun(session, turnId, user.content, origin, gatewaySessionKey);
+      return { turnId };
+    }
     this.transcript.remove(
       sessionId,
       after.map((m) => m.id),
@@ -340,7 +351,6 @@ export class SessionService {
       user.id,
       isNotSent(user) ? { turnId, status: "complete", meta: { notSent: null } } : { turnId },
     );
-    const origin = (typeof user.meta.origin === "string" ? user.meta.origin : "person") as TurnOrigin;
     this.owners.set(sessionId, gatewaySessionKey);
     this.busy.rerun(session, turnId, user.content, origin, gatewaySessionKey);
     return { turnId };

@@ -166,12 +166,21 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
     const route = answeringRoute ?? input.routes[0];
     const target = reply ?? (route ? ensureReply(route, false) : null);
     if (!target) throw error;
-    const missingKeyOf = error instanceof ProviderRequestError && error.missingKey ? error.providerId : null;
+    const failure = error instanceof ProviderRequestError ? error : null;
+    const missingKeyOf = failure?.missingKey ? failure.providerId : null;
+    const missingModel = failure?.missingModel
+      ? { provider: failure.providerId, model: failure.missingModel }
+      : null;
     const saved = deps.transcript.update(target.id, {
       content: text,
       status: "error",
-      // `missingKey` names the provider, so the transcript can offer to add its key.
-      meta: { error: message, ...(missingKeyOf ? { missingKey: missingKeyOf } : {}) },
+      // `missingKey` names the provider, so the transcript can offer to add its key; `missingModel`
+      // the model the provider does not have, so it can offer the model list.
+      meta: {
+        error: message,
+        ...(missingKeyOf ? { missingKey: missingKeyOf } : {}),
+        ...(missingModel ? { missingModel } : {}),
+      },
     });
     return { kind: "error", error: message, reply: saved };
   }

@@ -15,9 +15,11 @@ let waiting = null;
 /** Answers that came before their call's {job} did (the event and the answer race). */
 const early = new Map();
 
+// An error replaces the chart: the old chart no longer answers what was asked.
 const showError = (message) => {
   errorBox.textContent = message;
   errorBox.hidden = !message;
+  if (message) chartBox.replaceChildren();
 };
 
 const setWorking = (working) => {

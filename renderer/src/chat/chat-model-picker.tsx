@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import { ModelCombobox } from "../settings/model-combobox.js";
 import { useTranscript } from "../stores/chat-context.js";
 import { selectProviderList } from "../stores/providers-store.js";
-import { useMainModel, useProviders } from "../stores/stores-context.js";
+import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
 import { selectIsRunning } from "../stores/transcript-store.js";
 import { Dialog } from "../ui/dialog.js";
 import { DialogForm } from "../ui/dialog-form.js";
@@ -19,7 +19,8 @@ export function ChatModelPicker({ fallback }: { fallback: { provider: string; mo
   const hasSession = useTranscript((s) => s.sessionId !== null);
   const running = useTranscript(selectIsRunning);
   const providers = useProviders(selectProviderList);
-  const [open, setOpen] = useState(false);
+  const open = useNavigation((s) => s.chatModelPickerOpen);
+  const setOpen = useNavigation((s) => s.setChatModelPickerOpen);
   const route = own?.model.model ? own.model : fallback;
   const providerName = providers.find((p) => p.id === route.provider)?.name ?? route.provider;
 
@@ -65,8 +66,9 @@ function ModelForm({ initial, onDone }: { initial: { provider: string; model: st
   const [model, setModelText] = useState(initial.model);
   const list = useMainModel((s) => s.modelLists[providerId]);
 
+  // Fetched afresh each time the dialog opens: the provider's list may have changed since.
   useEffect(() => {
-    if (providerId) void loadModels(providerId);
+    if (providerId) void loadModels(providerId, { force: true });
   }, [providerId, loadModels]);
 
   return (

@@ -1,7 +1,8 @@
 /**
  * Images waiting in the composer (docs/contract.md §9.1): from the Attach image button, a paste or a drop.
  * Each file is checked before it is read (type, size, count) and refused with a sentence that says
- * why; the host checks the bytes again when the message is sent.
+ * why, then by its first bytes (a text file named .png is refused when attached, not when sent);
+ * the host checks the bytes again when the message is sent.
  */
 import { useCallback, useState } from "react";
 import {
@@ -10,6 +11,7 @@ import {
   MAX_IMAGES_PER_MESSAGE,
   type SessionImageInput,
 } from "../../../electron/host/rpc/methods/sessions.js";
+import { IMAGE_SIGNATURE_BYTES, sniffImageType } from "../../../electron/host/rpc/image-types.js";
 
 export interface PendingImage extends SessionImageInput {
   /** For the preview: the same bytes as a data: URL. */
@@ -19,7 +21,10 @@ export interface PendingImage extends SessionImageInput {
 
 const megabytes = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
 
-/** Why a file can't be attached, or null when it can. */
+const notAnImage = (name: string) =>
+  `"${name}" is not an image the app can send (its contents are not PNG, JPEG, WebP or GIF, whatever its name says).`;
+
+/** Why a file can't be attached by its name, type and size, or null when it can (its bytes are checked next). */
 export function refusalFor(file: { name: string; type: string; size: number }): string | null {
   if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) {
     return `"${file.name}" is not an image the app can send; use PNG, JPEG, WebP or GIF.`;
@@ -55,13 +60,20 @@ export function useImageAttachments() {
         continue;
       }
       try {
+        // The bytes decide, as the host's check does: a text file named .png is refused here.
+        const head = new Uint8Array(await file.slice(0, IMAGE_SIGNATURE_BYTES).arrayBuffer());
+        const sniffed = sniffImageType(head);
+        if (!sniffed) {
+          problems.push(notAnImage(file.name));
+          continue;
+        }
         const url = await readAsDataUrl(file);
         const data = url.slice(url.indexOf(",") + 1);
         read.push({
-          mimeType: file.type,
+          mimeType: sniffed,
           data,
           name: file.name || "pasted image",
-          previewUrl: url,
+          previewUrl: `data:${sniffed};base64,${data}`,
           bytes: file.size,
         });
       } catch {

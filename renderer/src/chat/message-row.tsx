@@ -22,6 +22,11 @@ export interface MessageRowProps {
   providerName: string | null;
   /** The message an opened search hit pointed at. */
   focused?: boolean;
+  /**
+   * Its error came in while this chat was shown, in the latest turn: announced (role="alert").
+   * A past error is shown, not announced again.
+   */
+  announceError?: boolean;
 }
 
 function toolCallsOf(message: ChatMessage): ToolCallView[] {
@@ -35,6 +40,7 @@ export const MessageRow = memo(function MessageRow({
   onRegenerate,
   providerName,
   focused = false,
+  announceError = false,
 }: MessageRowProps) {
   if (message.role === "tool" || message.role === "system") return null;
   if (isCompactionMarker(message)) return <CompactionMarker message={message} />;
@@ -85,11 +91,17 @@ export const MessageRow = memo(function MessageRow({
           <ToolCall key={call.id} call={call} />
         ))}
         {error ? (
-          <div role="alert" className="message-error">
+          <div role={announceError ? "alert" : undefined} className="message-error">
             <CircleExclamationPoint size={14} aria-hidden="true" />
             <span>{String(error)}</span>
             {typeof message.meta?.missingKey === "string" ? (
               <AddKeyButton providerId={message.meta.missingKey} />
+            ) : null}
+            {message.meta?.missingModel ? <ChooseModelButton /> : null}
+            {canRegenerate ? (
+              <button type="button" className="link-button" onClick={onRegenerate}>
+                Resend
+              </button>
             ) : null}
           </div>
         ) : null}
@@ -97,7 +109,7 @@ export const MessageRow = memo(function MessageRow({
         {!streaming ? (
           <div className="message-actions">
             {message.content ? <CopyButton text={message.content} /> : null}
-            {canRegenerate ? (
+            {canRegenerate && !error ? (
               <button type="button" className="icon-text-button" onClick={onRegenerate}>
                 <RotateCcw size={14} aria-hidden="true" />
                 <span className="icon-text-button-label">Regenerate</span>
@@ -109,6 +121,16 @@ export const MessageRow = memo(function MessageRow({
     </article>
   );
 });
+
+/** Offered when the provider said the model does not exist: the chat's model list, to pick one it has. */
+function ChooseModelButton() {
+  const openPicker = useNavigation((s) => s.setChatModelPickerOpen);
+  return (
+    <button type="button" className="link-button" onClick={() => openPicker(true)}>
+      Choose a model
+    </button>
+  );
+}
 
 /** Offered when a provider refused a reply because no key is stored for it. */
 function AddKeyButton({ providerId }: { providerId: string }) {

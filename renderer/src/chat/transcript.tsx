@@ -17,6 +17,7 @@ import { LoadingLine } from "../ui/spinner.js";
 import { ActionItemsCard } from "./action-items-card.js";
 import { useFollowOutput } from "./follow-output.js";
 import { MessageRow } from "./message-row.js";
+import { scrollToMessage } from "./scroll-to-message.js";
 import { UserMessage } from "./user-message.js";
 
 export function Transcript({ empty }: { empty: ReactNode }) {
@@ -49,6 +50,7 @@ function MessageList({ empty }: { empty: ReactNode }) {
   const regenerate = useTranscript((s) => s.regenerate);
   const turnError = useTranscript((s) => s.turnError);
   const runningTurnId = useTranscript((s) => s.runningTurnId);
+  const liveTurnId = useTranscript((s) => s.liveTurnId);
   const focusMessageId = useTranscript((s) => s.focusMessageId);
   const clearFocus = useTranscript((s) => s.clearFocusMessage);
   const providers = useProviders(selectProviderList);
@@ -92,15 +94,18 @@ function MessageList({ empty }: { empty: ReactNode }) {
     if ((lastErrorId || turnError) && !focusing()) jumpToLatest();
   }, [lastErrorId, turnError, jumpToLatest, focusing]);
 
-  // Opening a search hit shows the message that matched.
+  // Opening a search hit shows the message that matched, and keeps it in view while rows settle.
+  const stopFollowingHit = useRef<(() => void) | null>(null);
+  useEffect(() => () => stopFollowingHit.current?.(), []);
   useEffect(() => {
-    if (!focusMessageId) return;
-    const target = scroller.current?.querySelector<HTMLElement>(
+    if (!focusMessageId || !scroller.current) return;
+    const target = scroller.current.querySelector<HTMLElement>(
       `[data-message-id="${CSS.escape(focusMessageId)}"]`,
     );
     if (!target) return;
     release();
-    target.scrollIntoView({ block: "center" });
+    stopFollowingHit.current?.();
+    stopFollowingHit.current = scrollToMessage(scroller.current, target);
     setFocusedId(focusMessageId);
     clearFocus();
   }, [focusMessageId, messages, release, clearFocus]);
@@ -150,6 +155,7 @@ function MessageList({ empty }: { empty: ReactNode }) {
                 onRegenerate={onRegenerate}
                 providerName={nameOf(message.meta?.provider)}
                 focused={message.id === focusedId}
+                announceError={message.turnId !== null && message.turnId === liveTurnId}
               />
             ),
           )}

@@ -1,9 +1,11 @@
-/** "Chat deleted · Undo" while a delete waits out its undo window; the delete's error if it failed. */
+/** "Deleted “…” · Undo · Dismiss" for 10 s (or until dismissed) while a delete waits out its undo window; the delete's error if it failed. */
 import { useSessions } from "../stores/chat-context.js";
 
 export function UndoToast() {
   const pending = useSessions((s) => s.pendingDelete);
   const undo = useSessions((s) => s.undoDelete);
+  // Dismissing ends the undo window at once: the chat is deleted now.
+  const commit = useSessions((s) => s.commitDelete);
   const error = useSessions((s) => s.deleteError);
   const dismissError = useSessions((s) => s.dismissDeleteError);
   if (error) {
@@ -22,6 +24,9 @@ export function UndoToast() {
       <span className="toast-text">Deleted “{pending.title}”</span>
       <button type="button" className="toast-action" onClick={undo}>
         Undo
+      </button>
+      <button type="button" className="toast-action" onClick={() => void commit()}>
+        Dismiss
       </button>
     </div>
   );

@@ -12,7 +12,8 @@ import { Field } from "../ui/field.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadFailedAlert } from "../ui/loadable-view.js";
 import { LoadingLine } from "../ui/spinner.js";
-import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
+import { useAuxiliary, useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
+import { StaleBanner } from "./auxiliary/stale-banner.js";
 import type { MainModel } from "../stores/main-model-store.js";
 import { ModelCombobox } from "./model-combobox.js";
 
@@ -23,6 +24,8 @@ export function MainModelPanel() {
   const reloadCurrent = useMainModel((s) => s.loadCurrent);
   const openAdd = useNavigation((s) => s.openAddProvider);
   const [saved, setSaved] = useState<string | null>(null);
+  const auxiliary = useAuxiliary((s) => s.tasks);
+  const reloadAuxiliary = useAuxiliary((s) => s.load);
 
   let body;
   if (providers.kind === "loading" || current.kind === "loading") {
@@ -56,7 +59,11 @@ export function MainModelPanel() {
         providers={providers.data}
         current={current.data}
         savedMessage={saved}
-        onSaved={(provider, model) => setSaved(`Saved: ${provider.name} · ${model}`)}
+        onSaved={(provider, model) => {
+          setSaved(`Saved: ${provider.name} · ${model}`);
+          // Which pins are now stale depends on the new main provider.
+          void reloadAuxiliary();
+        }}
         onEdited={() => setSaved(null)}
       />
     );
@@ -69,6 +76,8 @@ export function MainModelPanel() {
         <p className="card-description">What chat uses, and what “auto” means for every side task.</p>
       </div>
       {body}
+      {/* A new main model can leave pinned side tasks behind on the old provider: say so here too. */}
+      {auxiliary.kind === "ready" ? <StaleBanner rows={auxiliary.data} /> : null}
     </div>
   );
 }

@@ -32,13 +32,17 @@ export function ModelCombobox({
   const listboxId = useId();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const matches = models ? filterModels(models, value) : [];
+  // The list is filtered by what the person typed, not by the model the field started with: opening
+  // it shows every model of the provider, so the others are there to pick.
+  const [typed, setTyped] = useState(false);
+  const matches = models ? filterModels(models, typed ? value : "") : [];
   const shown = matches.slice(0, maxShown);
   const expanded = open && models !== null && models.length > 0;
   const optionId = (index: number) => `${listboxId}-option-${index}`;
 
   const pick = (model: string) => {
     onChange(model);
+    setTyped(false);
     setOpen(false);
     setActive(-1);
   };
@@ -80,12 +84,18 @@ export function ModelCombobox({
         spellCheck={false}
         onChange={(event) => {
           onChange(event.target.value);
+          setTyped(true);
           setOpen(true);
           setActive(-1);
         }}
         onClick={() => setOpen(true)}
         onKeyDown={onKeyDown}
-        onBlur={() => {
+        onBlur={(event) => {
+          // In a dialog the list sits in the form (combobox.css): closing it as a button of that
+          // dialog is pressed would move the button from under the pointer before the click lands.
+          const dialog = event.currentTarget.closest(".dialog");
+          const next = event.relatedTarget;
+          if (dialog && next instanceof HTMLButtonElement && dialog.contains(next)) return;
           setOpen(false);
           setActive(-1);
         }}

@@ -1,5 +1,5 @@
 /** One provider: name, base URL, key state, its actions and the outcome of "Test connection". */
-import { CircleCheck, KeyRound, Pencil, PlugZap, Trash } from "lucide-react";
+import { CircleCheck, KeyRound, Pencil, PlugZap, RotateCcw, Trash } from "lucide-react";
 import type { ProviderView } from "../../../electron/host/rpc/methods/providers.js";
 import { Button } from "../ui/button.js";
 import { InlineAlert } from "../ui/inline-alert.js";
@@ -58,7 +58,14 @@ export function ProviderRow({
         </div>
       </div>
       {test && test.kind !== "testing" ? (
-        <ConnectionTestResult name={provider.name} test={test} onAddKey={provider.hasKey ? null : onAddKey} />
+        <ConnectionTestResult
+          name={provider.name}
+          test={test}
+          hasKey={provider.hasKey}
+          onAddKey={onAddKey}
+          onEdit={onEdit}
+          onRetry={() => void testConnection(provider.id)}
+        />
       ) : null}
       <ModelSettingsPanel providerId={provider.id} providerName={provider.name} />
     </li>
@@ -76,25 +83,62 @@ function KeyState({ provider }: { provider: ProviderView }) {
   );
 }
 
+/** The action that fixes what failed: the key when it was refused, the base URL when nothing answered there. */
+function FixAction({
+  test,
+  hasKey,
+  onAddKey,
+  onEdit,
+  onRetry,
+}: {
+  test: Extract<ConnectionTest, { kind: "failed" }>;
+  hasKey: boolean;
+  onAddKey(): void;
+  onEdit(): void;
+  onRetry(): void;
+}) {
+  if (test.fix === "key") {
+    return (
+      <Button size="sm" icon={<KeyRound size={14} aria-hidden="true" />} onClick={onAddKey}>
+        {hasKey ? "Change the key" : "Add a key"}
+      </Button>
+    );
+  }
+  if (test.fix === "base_url") {
+    return (
+      <Button size="sm" icon={<Pencil size={14} aria-hidden="true" />} onClick={onEdit}>
+        Edit base URL
+      </Button>
+    );
+  }
+  return (
+    <Button size="sm" icon={<RotateCcw size={14} aria-hidden="true" />} onClick={onRetry}>
+      Try again
+    </Button>
+  );
+}
+
 function ConnectionTestResult({
   name,
   test,
+  hasKey,
   onAddKey,
+  onEdit,
+  onRetry,
 }: {
   name: string;
   test: Exclude<ConnectionTest, { kind: "testing" }>;
-  onAddKey: (() => void) | null;
+  hasKey: boolean;
+  onAddKey(): void;
+  onEdit(): void;
+  onRetry(): void;
 }) {
   if (test.kind === "failed") {
     return (
       <div className="provider-row-result">
         <InlineAlert
           action={
-            onAddKey ? (
-              <Button size="sm" icon={<KeyRound size={14} aria-hidden="true" />} onClick={onAddKey}>
-                Add a key
-              </Button>
-            ) : undefined
+            <FixAction test={test} hasKey={hasKey} onAddKey={onAddKey} onEdit={onEdit} onRetry={onRetry} />
           }
         >
           {test.message}

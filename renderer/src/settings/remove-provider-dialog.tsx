@@ -5,7 +5,7 @@ import { describeError } from "../api/rpc-error.js";
 import { Button } from "../ui/button.js";
 import { Dialog } from "../ui/dialog.js";
 import { InlineAlert } from "../ui/inline-alert.js";
-import { useProviders } from "../stores/stores-context.js";
+import { useAuxiliary, useProviders } from "../stores/stores-context.js";
 
 export function RemoveProviderDialog({
   provider,
@@ -15,6 +15,14 @@ export function RemoveProviderDialog({
   onClose(): void;
 }) {
   const remove = useProviders((s) => s.remove);
+  const auxiliary = useAuxiliary((s) => s.tasks);
+  // Side tasks pinned to this provider: removing it breaks those pins, so say which before.
+  const pinned =
+    provider && auxiliary.kind === "ready"
+      ? auxiliary.data.filter(
+          (row) => row.source === "pin" && row.provider.toLowerCase() === provider.id.toLowerCase(),
+        )
+      : [];
   const [removing, setRemoving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -51,6 +59,14 @@ export function RemoveProviderDialog({
       width="sm"
     >
       <div className="dialog-body">
+        {pinned.length > 0 ? (
+          <InlineAlert tone="warning">
+            {pinned.length === 1 ? "The auxiliary task" : `${pinned.length} auxiliary tasks`}{" "}
+            {pinned.map((row) => row.label).join(", ")} {pinned.length === 1 ? "is" : "are"} pinned to{" "}
+            {provider?.name}. Removing it breaks {pinned.length === 1 ? "that pin" : "those pins"}: reset{" "}
+            {pinned.length === 1 ? "it" : "them"} in Settings → Models → Auxiliary, or pin another provider.
+          </InlineAlert>
+        ) : null}
         {error ? <InlineAlert>{error}</InlineAlert> : null}
         <footer className="dialog-footer">
           <Button variant="ghost" onClick={close} disabled={removing}>

@@ -9,7 +9,12 @@ import { connectPageFrame, type PageScope } from "../plugins/page-bridge.js";
 import { createActionItemsStore, type ActionItemsState } from "./action-items-store.js";
 import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
-import { connectChatStores, createChatStores, type ChatStores } from "./chat-stores.js";
+import {
+  connectChatStores,
+  createChatStores,
+  type ChatStores,
+  type ChatStoresOptions,
+} from "./chat-stores.js";
 import { connectEventTopics } from "./event-topics.js";
 import { createHostStore, type HostState } from "./host-store.js";
 import { createMcpCatalogStore, type McpCatalogState } from "./mcp-catalog-store.js";
@@ -48,7 +53,7 @@ export interface AppStores {
   mcpCatalog: StoreApi<McpCatalogState>;
 }
 
-export function createAppStores(client: HermesClient): AppStores {
+export function createAppStores(client: HermesClient, options: { chat?: ChatStoresOptions } = {}): AppStores {
   const mainModel = createMainModelStore(client);
   const providers = createProvidersStore(client, {
     onProviderChanged: (id) => mainModel.getState().forgetModels(id),
@@ -62,7 +67,7 @@ export function createAppStores(client: HermesClient): AppStores {
     modelSettings: createModelSettingsStore(client),
     navigation: createNavigationStore(),
     plugins: createPluginsStore(client),
-    chat: createChatStores(client),
+    chat: createChatStores(client, options.chat),
     connectPageFrame: (frame, scope) => connectPageFrame(client, window, frame, scope),
     openPageSession: async (pluginId, sessionId) => {
       const { token } = await client.call("plugins.pageSession", { id: pluginId, sessionId });
@@ -106,6 +111,7 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
       // The screen names the plugin and its version: the list may not know it yet.
       void stores.plugins.getState().load();
     }
+    if (event.type === "plugins.runtime") stores.plugins.getState().applyRuntimeCounters(event.payload);
     if (event.type === "plugins.changed") {
       void stores.plugins.getState().load();
       // A plugin's slots come and go with it.

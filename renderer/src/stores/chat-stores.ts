@@ -10,6 +10,7 @@ import { toChatEvent } from "./chat-model.js";
 import { createComposerStore, type ComposerState } from "./composer-store.js";
 import { createNextPromptStore, type NextPromptState } from "./next-prompt-store.js";
 import type { FrameScheduler } from "./frame-batcher.js";
+import type { LastChatMemory } from "./last-chat.js";
 import { createSessionsStore, type SessionsState } from "./session-list-store.js";
 import { createTranscriptStore, type TranscriptState } from "./transcript-store.js";
 
@@ -26,6 +27,7 @@ export interface ChatStoresOptions {
   scheduleFrame?: FrameScheduler;
   undoMs?: number;
   searchDebounceMs?: number;
+  lastChat?: LastChatMemory;
 }
 
 export function createChatStores(client: HermesClient, options: ChatStoresOptions = {}): ChatStores {
@@ -36,6 +38,7 @@ export function createChatStores(client: HermesClient, options: ChatStoresOption
     onSelect: (id, selectOptions) => void transcript.getState().open(id, selectOptions),
     ...(options.undoMs !== undefined ? { undoMs: options.undoMs } : {}),
     ...(options.searchDebounceMs !== undefined ? { searchDebounceMs: options.searchDebounceMs } : {}),
+    ...(options.lastChat ? { lastChat: options.lastChat } : {}),
   });
   return {
     sessions,

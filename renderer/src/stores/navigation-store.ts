@@ -15,6 +15,9 @@ export type ProviderDialog = { mode: "closed" } | { mode: "add" } | { mode: "edi
 export interface NavigationState {
   screen: Screen;
   providerDialog: ProviderDialog;
+  /** "Model for this chat" is open (from its header button, or a reply whose model does not exist). */
+  chatModelPickerOpen: boolean;
+  setChatModelPickerOpen(open: boolean): void;
   goToChat(): void;
   goToSettings(section?: SettingsSection): void;
   goToPluginPage(pluginId: string, pageId: string): void;
@@ -27,6 +30,8 @@ export function createNavigationStore(): StoreApi<NavigationState> {
   return createStore<NavigationState>()((set, get) => ({
     screen: { name: "chat" },
     providerDialog: { mode: "closed" },
+    chatModelPickerOpen: false,
+    setChatModelPickerOpen: (open) => set({ chatModelPickerOpen: open }),
     goToChat: () => set({ screen: { name: "chat" } }),
     goToSettings: (section) => {
       const current = get().screen;

@@ -11,6 +11,22 @@ import { saveSetting } from "../api/settings.js";
 
 export type RuntimeIntent = { kind: "pending" } | { kind: "saved" } | { kind: "failed"; message: string };
 
+/** The limits form's outcome is kept apart from Restart's, so a restart never reads "Saved". */
+export const limitsIntentKey = (id: string): string => `limits:${id}`;
+
+/** What each limit must be, in words (docs/contract.md §5.4's ranges). */
+export const limitRules = {
+  daily_tokens:
+    "The daily token budget must be a whole number of tokens, 1 or more (or empty for no budget).",
+  heap_mb: "The heap cap must be a whole number of MB from 16 to 4096.",
+} as const;
+
+/** A host refusal names the config key; the row says it in words. */
+function limitsFailure(message: string): string {
+  const field = /limits\.(daily_tokens|heap_mb)\b/.exec(message)?.[1] as keyof typeof limitRules | undefined;
+  return field ? limitRules[field] : `Couldn't save the limits: ${message}`;
+}
+
 export interface PluginLimitsInput {
   /** null = no budget. */
   dailyTokens: number | null;
@@ -51,15 +67,16 @@ export function createRuntimeSlice<S extends PluginRuntimeSlice & Needs>(
         await get().load();
       },
       async setLimits(id, limits) {
-        mark(id, { kind: "pending" });
+        const key = limitsIntentKey(id);
+        mark(key, { kind: "pending" });
         const value: PluginLimits = {};
         if (limits.dailyTokens !== null) value.daily_tokens = limits.dailyTokens;
         if (limits.heapMb !== null) value.heap_mb = limits.heapMb;
         try {
           await saveSetting(client, `plugins.entries.${id}.limits`, value);
-          mark(id, { kind: "saved" });
+          mark(key, { kind: "saved" });
         } catch (err) {
-          mark(id, { kind: "failed", message: `Couldn't save the limits: ${describeError(err)}` });
+          mark(key, { kind: "failed", message: limitsFailure(describeError(err)) });
         }
         await get().load();
       },

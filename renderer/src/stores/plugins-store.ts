@@ -5,6 +5,7 @@
  */
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { PluginCommandView, PluginView } from "../../../electron/host/rpc/methods/plugins.js";
+import type { EventPayloads } from "../../../electron/host/rpc/events.js";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
@@ -29,6 +30,8 @@ export interface PluginListSlice {
   /** Slash commands of loaded plugins; kept from the last answer when a refresh fails. */
   commands: readonly PluginCommandView[];
   load(): Promise<void>;
+  /** A `plugins.runtime` event: the plugin's "Today" figures, without re-reading the list. */
+  applyRuntimeCounters(counters: EventPayloads["plugins.runtime"]): void;
 }
 
 export interface PluginToggleSlice {
@@ -106,6 +109,14 @@ const createListSlice =
       } catch (err) {
         if (isLatest()) set({ plugins: failedRefresh(get().plugins, describeError(err)) });
       }
+    },
+    applyRuntimeCounters({ id, callsToday, tokensToday }) {
+      const current = get().plugins;
+      if (current.kind !== "ready") return;
+      const plugin = current.data.find((p) => p.id === id);
+      if (!plugin?.runtime) return;
+      const runtime = { ...plugin.runtime, callsToday, tokensToday };
+      set({ plugins: { ...current, data: replacePlugin(current.data, { ...plugin, runtime }) } });
     },
   });
 

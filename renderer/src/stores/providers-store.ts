@@ -5,11 +5,16 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { ProvidersSaveParams, ProviderView } from "../../../electron/host/rpc/methods/providers.js";
 import type { HermesClient } from "../api/client.js";
-import { describeError } from "../api/rpc-error.js";
+import { describeError, HermesRpcError } from "../api/rpc-error.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
+/** What a failed test points at, so the row offers the action that fixes it. */
+export type ConnectionFix = "key" | "base_url" | "retry";
+
 export type ConnectionTest =
-  { kind: "testing" } | { kind: "passed"; models: string[] } | { kind: "failed"; message: string };
+  | { kind: "testing" }
+  | { kind: "passed"; models: string[] }
+  | { kind: "failed"; message: string; fix: ConnectionFix };
 
 export interface ProviderListSlice {
   providers: Loadable<ProviderView[]>;
@@ -102,7 +107,9 @@ const createConnectionTestSlice =
         const { models } = await client.call("providers.models", { id });
         result = { kind: "passed", models };
       } catch (err) {
-        result = { kind: "failed", message: describeError(err) };
+        const key = err instanceof HermesRpcError ? err.key : undefined;
+        const fix: ConnectionFix = key === "apiKey" ? "key" : key === "base_url" ? "base_url" : "retry";
+        result = { kind: "failed", message: describeError(err), fix };
       }
       // The provider may have been removed or re-saved while the test ran; then the result is moot.
       if (get().connectionTests[id]?.kind === "testing") {

@@ -7,9 +7,11 @@ import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { describeError } from "../api/rpc-error.js";
 import type { SessionListItem } from "./chat-model.js";
+import type { LastChatMemory } from "./last-chat.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
-export const UNDO_DELETE_MS = 5_000;
+/** Long enough to read the toast and act on it (a dismissed toast ends it sooner). */
+export const UNDO_DELETE_MS = 10_000;
 export const SEARCH_DEBOUNCE_MS = 150;
 
 export interface SessionListSlice {
@@ -62,12 +64,24 @@ export interface SessionsStoreOptions {
   onSelect?: (sessionId: string | null, options: { fresh: boolean }) => void;
   undoMs?: number;
   searchDebounceMs?: number;
+  /** Where the open chat is remembered, so a reload reopens it; none = not remembered. */
+  lastChat?: LastChatMemory;
 }
 
 const createListSlice =
   (client: HermesClient, options: SessionsStoreOptions): Slice<SessionListSlice> =>
   (set, get) => {
     const nextLoad = latestOnly();
+    // The first list that arrives reopens the chat open before a reload (if it is still there).
+    let reopened = false;
+    const reopenLast = (sessions: readonly SessionListItem[]) => {
+      if (reopened || !options.lastChat) return;
+      reopened = true;
+      const last = options.lastChat.read();
+      if (!last || get().selectedId !== null) return;
+      if (sessions.some((s) => s.sessionId === last)) get().select(last);
+      else options.lastChat.write(null);
+    };
     return {
       sessions: loading(),
       selectedId: null,
@@ -75,7 +89,10 @@ const createListSlice =
         const isLatest = nextLoad();
         try {
           const { sessions } = await client.call("session.list", {});
-          if (isLatest()) set({ sessions: ready(sessions) });
+          if (isLatest()) {
+            set({ sessions: ready(sessions) });
+            reopenLast(sessions);
+          }
         } catch (err) {
           if (isLatest()) set({ sessions: failedRefresh(get().sessions, describeError(err)) });
         }
@@ -84,6 +101,8 @@ const createListSlice =
       select(sessionId, selectOptions = {}) {
         if (sessionId === get().selectedId) return;
         set({ selectedId: sessionId });
+        reopened = true; // a choice made before the list came is not overridden
+        if (sessionId) options.lastChat?.write(sessionId);
         options.onSelect?.(sessionId, { fresh: selectOptions.fresh ?? false });
       },
       async createForFirstMessage() {

@@ -25,6 +25,8 @@ export interface TranscriptSlice {
   runningTurnId: string | null;
   /** A turn that failed before any reply message carried the error (e.g. no route). */
   turnError: string | null;
+  /** The last turn that started while this chat was shown (its error is announced; older ones are not). */
+  liveTurnId: string | null;
   /** `fresh`: the session was just created, so it is known to be empty (no load needed). */
   open(sessionId: string | null, options?: { fresh?: boolean }): Promise<void>;
   reload(): Promise<void>;
@@ -186,6 +188,7 @@ const createTranscriptSlice =
       messages: ready([]),
       runningTurnId: null,
       turnError: null,
+      liveTurnId: null,
       focusMessageId: null,
       focusMessage(messageId) {
         set({ focusMessageId: messageId });
@@ -203,6 +206,7 @@ const createTranscriptSlice =
           messages: sessionId && !openOptions.fresh ? loading() : ready([]),
           runningTurnId: null,
           turnError: null,
+          liveTurnId: null,
           focusMessageId: null,
           usage: null,
           actionError: null,
@@ -246,7 +250,7 @@ const createTranscriptSlice =
             break;
           }
           case "session.turn.started":
-            set({ runningTurnId: event.turnId, turnError: null });
+            set({ runningTurnId: event.turnId, liveTurnId: event.turnId, turnError: null });
             break;
           case "session.turn.finished": {
             const replyShowsError = get().messages.kind === "ready" && hasErrorMessage(get(), event.turnId);
@@ -262,7 +266,8 @@ const createTranscriptSlice =
         }
       },
       noteTurnStarted(sessionId, turnId) {
-        if (get().sessionId === sessionId && get().runningTurnId === null) set({ runningTurnId: turnId });
+        if (get().sessionId === sessionId && get().runningTurnId === null)
+          set({ runningTurnId: turnId, liveTurnId: turnId });
       },
     };
   };

@@ -2,9 +2,10 @@
  * The 220px left column: brand, the Main navigation, Settings' sections, and the host's version.
  * It collapses to a rail of icons (Collapse sidebar / Expand sidebar), and starts so under 900 px.
  */
-import { MessageSquare, PanelLeftClose, PanelLeftOpen, Settings } from "lucide-react";
+import { MessageSquare, PanelLeftClose, PanelLeftOpen, Plus, Settings } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { SessionSidebar } from "../chat/session-sidebar.js";
+import { useSessions } from "../stores/chat-context.js";
 import { PluginPagesNav } from "../plugins/plugin-pages-nav.js";
 import { useHost, useNavigation } from "../stores/stores-context.js";
 import { selectSettingsSection, type SettingsSection } from "../stores/navigation-store.js";
@@ -30,6 +31,14 @@ export function Sidebar() {
   const goToChat = useNavigation((s) => s.goToChat);
   const goToSettings = useNavigation((s) => s.goToSettings);
   const [collapsed, setCollapsed] = useState(() => window.matchMedia(narrowQuery).matches);
+  const selectSession = useSessions((s) => s.select);
+  const setQuery = useSessions((s) => s.setQuery);
+  // The rail's New chat: the same as the full sidebar's, from any screen.
+  const startNewChat = () => {
+    goToChat();
+    setQuery("");
+    selectSession(null);
+  };
 
   if (collapsed) {
     return (
@@ -40,6 +49,12 @@ export function Sidebar() {
           icon={<PanelLeftOpen size={16} aria-hidden="true" />}
           aria-expanded={false}
           onClick={() => setCollapsed(false)}
+        />
+        <IconButton
+          className="sidebar-new-chat"
+          label="New chat"
+          icon={<Plus size={16} aria-hidden="true" />}
+          onClick={startNewChat}
         />
         <nav aria-label="Main" className="nav">
           <NavItem icon={<MessageSquare size={16} />} current={screen === "chat"} onClick={goToChat} iconOnly>
@@ -82,8 +97,7 @@ export function Sidebar() {
           Settings
         </NavItem>
       </nav>
-      <PluginPagesNav />
-      {screen === "chat" ? <SessionSidebar /> : null}
+      {/* Settings' sections right under Settings; plugin pages in a group of their own after them. */}
       {section ? (
         <nav aria-label="Settings" className="nav nav-sub">
           {settingsSections.map((item) => (
@@ -93,6 +107,8 @@ export function Sidebar() {
           ))}
         </nav>
       ) : null}
+      <PluginPagesNav />
+      {screen === "chat" ? <SessionSidebar /> : null}
       <HostFooter />
     </aside>
   );

@@ -6,6 +6,7 @@ import {
   type Settings,
 } from "../../../electron/host/config/config-schema.js";
 import {
+  followBaseBlocked,
   isPinned,
   resolveAuxiliaryRoute,
   resolveSlot,
@@ -266,5 +267,28 @@ describe("chains of two", () => {
     expect(summary("b_slot", settingsWith({ a_slot: { provider: "other", model: "o" } }), r).provider).toBe(
       "other",
     );
+  });
+});
+
+describe("Follow <Base> availability (docs/contract.md §6.4 step 2, §6.5)", () => {
+  const r = registry((x) => {
+    x.register("p", "sorter", { inheritFrom: "compression" });
+    x.register("q", "deep", { inheritFrom: "sorter", defaults: { provider: "local", model: "l/def" } });
+    x.register("q", "free", {});
+  });
+
+  it("is blocked, with why and what to do, when the base is a built-in and the plugin lacks the grant", () => {
+    const why = followBaseBlocked("sorter", settingsWith(compressionPin), r);
+    expect(why).toContain("Compression is a built-in task's route");
+    expect(why).toContain('plugin "p" does not hold the llm.task_override capability');
+    expect(why).toContain("Reset runs this task on the main model.");
+    // Through a chain, and naming the plugin defaults the slot would fall back to.
+    expect(followBaseBlocked("deep", settingsWith({}), r)).toContain("its plugin's default route");
+  });
+
+  it("is open with the grant, and does not apply to a slot without a base or a built-in", () => {
+    expect(followBaseBlocked("sorter", settingsWith(compressionPin, ["p"]), r)).toBeNull();
+    expect(followBaseBlocked("free", settingsWith({}), r)).toBeNull();
+    expect(followBaseBlocked("compression", settingsWith({}), r)).toBeNull();
   });
 });

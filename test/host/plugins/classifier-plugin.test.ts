@@ -113,3 +113,18 @@ describe("the classifier plugin", () => {
     expect((await rows()).at(-1)).toMatchObject({ task: "classifier", source: "pin", model: "kept" });
   });
 });
+
+describe("/classify when the call fails", () => {
+  it("says so in plain words, without error class names or schema paths", async () => {
+    main.enqueue({ kind: "text", content: JSON.stringify({ category: "banana", reason: "x" }) });
+    const offSchema = await classify("x");
+    expect(offSchema).toBe(
+      "Couldn't classify this: the model's answer was not one of bug report, question, feature request, other. Try again, or pin another model to the Classifier task in Settings → Models → Auxiliary.",
+    );
+    main.fault({ kind: "http_error", status: 500 });
+    const down = await classify("x");
+    expect(down).toMatch(/^Couldn't classify this: /);
+    for (const text of [offSchema, down])
+      expect(text).not.toMatch(/PluginLlm\w*Error|\/category|must be equal/);
+  });
+});

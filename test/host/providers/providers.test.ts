@@ -56,6 +56,12 @@ describe("providers", () => {
     const failed = await t.call("providers.models", { id: "fake" });
     expect(failed.error?.data.reason).toBe("provider_error");
     expect(failed.error?.message).toMatch(/Fake answered 401: the API key was not accepted/);
+    // The row offers to fix the key: the failure names the field it points at.
+    expect(failed.error?.data.key).toBe("apiKey");
+    fake.fault({ kind: "http_error", status: 404 }, { endpoint: "models" });
+    expect((await t.call("providers.models", { id: "fake" })).error?.data.key).toBe("base_url");
+    fake.fault({ kind: "http_error", status: 503 }, { endpoint: "models" });
+    expect((await t.call("providers.models", { id: "fake" })).error?.data.key).toBeUndefined();
   });
 
   it("says that no key is stored when a provider without one answers 401", async () => {
@@ -64,7 +70,8 @@ describe("providers", () => {
     await t.call("providers.save", { id: "bare", name: "Bare", base_url: fake.baseURL });
     const failed = await t.call("providers.models", { id: "bare" });
     expect(failed.error?.data.reason).toBe("provider_error");
-    expect(failed.error?.message).toMatch(/Bare answered 401\. No API key is stored for Bare/);
+    // What to do leads; the provider's answer follows.
+    expect(failed.error?.message).toMatch(/^No API key is stored for Bare\b.*\(Bare answered 401\.\)$/);
     expect(failed.error?.message).not.toMatch(/not accepted/);
   });
 

@@ -210,7 +210,7 @@ describe("a chat turn", () => {
     ]);
   });
 
-  it("regenerate replaces the last reply and sends the same conversation again", async () => {
+  it("regenerate answers again, keeps the earlier reply as version 1, and sends the same conversation", async () => {
     rig.main.enqueue("First answer", "A title", "Second answer");
     const { sessionId } = await rig.ok("session.create", {});
     await rig.ok("session.send", { sessionId, text: "Question" });
@@ -219,16 +219,29 @@ describe("a chat turn", () => {
     const before = (await rig.ok("session.messages", { sessionId })).messages;
     const { turnId } = await rig.ok("session.regenerate", { sessionId });
     await rig.idle(sessionId);
-    const after = (await rig.ok("session.messages", { sessionId })).messages;
+    const all = (await rig.ok("session.messages", { sessionId })).messages;
+    const after = all.filter((m: any) => !m.meta.archived);
     expect(after.map((m: any) => [m.role, m.content])).toEqual([
       ["user", "Question"],
       ["assistant", "Second answer"],
     ]);
-    expect(after[0].id).toBe(before[0].id);
+    expect(after[0].meta.branch).toEqual({ group: before[0].id, version: 2 });
     expect(after[1].turnId).toBe(turnId);
-    expect(rig.events("session.message.removed", sessionId)).toEqual([{ messageIds: [before[1].id] }]);
+    // Nothing is removed: the first answer is the exchange's version 1.
+    expect(rig.events("session.message.removed", sessionId)).toEqual([]);
+    const kept = all.filter((m: any) => m.meta.archived);
+    expect(kept.map((m: any) => [m.role, m.content, m.meta.archived])).toEqual([
+      ["user", "Question", { group: before[0].id, version: 1 }],
+      ["assistant", "First answer", { group: before[0].id, version: 1 }],
+    ]);
     const last = rig.main.lastRequest()!.body as any;
     expect(last.messages.slice(1)).toEqual([{ role: "user", content: "Question" }]);
+    // ‹ 1/2 ›: version 1 comes back, with its answer.
+    await rig.ok("session.switchVersion", { sessionId, group: before[0].id, version: 1 });
+    const back = (await rig.ok("session.messages", { sessionId })).messages.filter(
+      (m: any) => !m.meta.archived,
+    );
+    expect(back.map((m: any) => m.content)).toEqual(["Question", "First answer"]);
   });
 
   it("refuses to regenerate while a reply streams, and answers not_found for unknown sessions", async () => {

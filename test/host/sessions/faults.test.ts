@@ -388,3 +388,49 @@ describe("durability and restarts of a running chat", () => {
 function convoOf(body: any) {
   return body.messages.filter((m: any) => m.role !== "system");
 }
+
+describe("errors that say what to do", () => {
+  it("a 404 model_not_found names the model and marks it for the model list, not base-URL advice", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({
+      kind: "http_error",
+      status: 404,
+      code: "model_not_found",
+      message: "The model `fake/chat-small` does not exist or you do not have access to it.",
+    });
+    const { sessionId } = await rig.ok("session.create", {});
+    await rig.ok("session.send", { sessionId, text: "Hi" });
+    await rig.idle(sessionId);
+    const reply = await lastReply(rig, sessionId);
+    expect(reply.status).toBe("error");
+    expect(reply.meta.error).toMatch(/^Main has no model "fake\/chat-small" \(it answered 404\)\. Pick one/);
+    expect(reply.meta.error).not.toMatch(/base URL/);
+    expect(reply.meta.missingModel).toEqual({ provider: "main", model: "fake/chat-small" });
+  });
+
+  it("a 404 that is not about the model still points at the base URL", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "http_error", status: 404 });
+    const { sessionId } = await rig.ok("session.create", {});
+    await rig.ok("session.send", { sessionId, text: "Hi" });
+    await rig.idle(sessionId);
+    const reply = await lastReply(rig, sessionId);
+    expect(reply.meta.error).toMatch(/check the base URL/);
+    expect(reply.meta.missingModel).toBeUndefined();
+  });
+
+  it("a provider with no key stored: the error leads with that, and marks the provider for Add a key", async () => {
+    rig = await startSessionRig({
+      configure: (doc) => void (doc.providers!.main!.key_env = "HERMES_TEST_UNSET_KEY"),
+    });
+    const { sessionId } = await rig.ok("session.create", {});
+    await rig.ok("session.send", { sessionId, text: "Hi" });
+    await rig.idle(sessionId);
+    const reply = await lastReply(rig, sessionId);
+    expect(reply.meta.error).toMatch(
+      /^No API key is stored for Main \(and HERMES_TEST_UNSET_KEY is not set\)/,
+    );
+    expect(reply.meta.error).toMatch(/\(Main answered 401\.\)$/);
+    expect(reply.meta.missingKey).toBe("main");
+  });
+});

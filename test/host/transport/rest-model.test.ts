@@ -80,6 +80,7 @@ describe("GET /api/model/auxiliary", () => {
       source: "main",
       chain: ["vision"],
       broken: null,
+      follow_blocked: null,
     });
     expect(tasks(body)[5]).toMatchObject({
       task: "classify",
@@ -146,6 +147,24 @@ describe("POST /api/model/set", () => {
       ["classify", "main"],
     ]);
     expect(t.host.settings.get().auxiliary).toEqual({});
+  });
+
+  it("__reset__ needs no provider or model with it; a provider other than auto with it is refused", async () => {
+    await setAuxiliary("vision", "old", "old/vl");
+    const { status, body } = await post("/api/model/set", { scope: "auxiliary", task: "__reset__" });
+    expect(status).toBe(200);
+    expect(tasks(body).every((r) => r.source === "main")).toBe(true);
+    expect(t.host.settings.get().auxiliary).toEqual({});
+    const odd = await post("/api/model/set", {
+      scope: "auxiliary",
+      task: "__reset__",
+      provider: "old",
+      model: "",
+    });
+    expect(odd.status).toBe(400);
+    // A single slot still names its provider and model.
+    expect((await post("/api/model/set", { scope: "auxiliary", task: "vision" })).status).toBe(400);
+    expect((await post("/api/model/set", { scope: "main", provider: "main" })).status).toBe(400);
   });
 
   it("switching the main model answers the slots left stale", async () => {

@@ -1,5 +1,7 @@
 import { method, noParams, type EmptyParams } from "../define.js";
 
+export const RESET_ALL_TASKS = "__reset__";
+
 export interface ModelSetMainParams {
   scope: "main";
   provider: string;
@@ -16,7 +18,18 @@ export interface ModelSetAuxiliaryParams {
   base_url?: string;
 }
 
-export type ModelSetParams = ModelSetMainParams | ModelSetAuxiliaryParams;
+/** Every slot back to auto: `provider` ("auto") and `model` ("") may be left out. */
+export interface ModelResetAllParams {
+  scope: "auxiliary";
+  task: typeof RESET_ALL_TASKS;
+  provider?: "auto" | "main";
+  model?: "";
+}
+
+export type ModelSetParams = ModelSetMainParams | ModelSetAuxiliaryParams | ModelResetAllParams;
+
+export const isResetAll = (params: ModelSetParams): params is ModelResetAllParams =>
+  params.scope === "auxiliary" && params.task === RESET_ALL_TASKS;
 
 export interface StaleAuxSlot {
   task: string;
@@ -48,19 +61,22 @@ export interface AuxiliaryTaskRow {
   chain: string[];
   /** Why the route can't be called right now (a removed provider), with what to do; else null. */
   broken: string | null;
+  /**
+   * Why "Follow <Base>" is not available (the base's route is a built-in's and the plugin lacks
+   * `llm.task_override`, docs/contract.md §6.4); null when it is or the slot has no base.
+   */
+  follow_blocked: string | null;
 }
 
 export type ModelSetResult =
   | { ok: true; scope: "main"; provider: string; model: string; stale_aux: StaleAuxSlot[] }
   | { ok: true; scope: "auxiliary"; tasks: AuxiliaryTaskRow[] };
 
-export const RESET_ALL_TASKS = "__reset__";
-
 export const modelMethods = {
   "model.auxiliary.list": method<EmptyParams, { tasks: AuxiliaryTaskRow[] }>(noParams),
   "model.set": method<ModelSetParams, ModelSetResult>({
     type: "object",
-    required: ["scope", "provider", "model"],
+    required: ["scope"],
     properties: {
       scope: { enum: ["main", "auxiliary"] },
       task: { type: "string", minLength: 1, maxLength: 64 },
@@ -69,7 +85,19 @@ export const modelMethods = {
       base_url: { type: "string", maxLength: 2048 },
     },
     additionalProperties: false,
-    if: { properties: { scope: { const: "auxiliary" } } },
-    then: { required: ["task"] },
+    // A slot's route or the main model names provider and model; reset-all needs neither.
+    if: {
+      required: ["task"],
+      properties: { scope: { const: "auxiliary" }, task: { const: RESET_ALL_TASKS } },
+    },
+    then: {
+      properties: { provider: { enum: ["auto", "main"] }, model: { const: "" } },
+      not: { required: ["base_url"] },
+    },
+    else: {
+      required: ["provider", "model"],
+      if: { properties: { scope: { const: "auxiliary" } } },
+      then: { required: ["task"] },
+    },
   }),
 };

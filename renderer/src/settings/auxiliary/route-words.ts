@@ -1,7 +1,8 @@
 /**
  * The words Settings → Models → Auxiliary uses for a slot's route and the stale banner
  * (docs/contract.md §6.5): `auto · use main model`, `<provider> · <model>`, `inherits <Base> · <provider> ·
- * <model>`, and "<N> auxiliary task(s) (<labels>) still run on <provider>, not your main model."
+ * <model>`, and "<N> auxiliary task(s) (<labels>) still run on <provider>, not your main model." (in the
+ * singular for one task, with the provider's display name)
  */
 import type { AuxiliaryTaskRow } from "../../../../electron/host/rpc/methods/model.js";
 
@@ -27,11 +28,18 @@ export function chainInWords(row: AuxiliaryTaskRow, rows: readonly AuxiliaryTask
   return row.chain.map((task) => labelOf(rows, task)).join(" → ");
 }
 
-export function staleBannerText(rows: readonly AuxiliaryTaskRow[]): string | null {
+/** "1 auxiliary task (Vision) still runs on OpenRouter, …" / "2 auxiliary task(s) (…) still run on …". */
+export function staleBannerText(
+  rows: readonly AuxiliaryTaskRow[],
+  providerName: (id: string) => string = (id) => id,
+): string | null {
   const stale = rows.filter((r) => r.stale);
   if (stale.length === 0) return null;
-  const providers = [...new Set(stale.map((r) => r.provider))];
-  return `${stale.length} auxiliary task(s) (${stale.map((r) => r.label).join(", ")}) still run on ${providers.join(", ")}, not your main model.`;
+  const providers = [...new Set(stale.map((r) => r.provider))].map(providerName);
+  const labels = stale.map((r) => r.label).join(", ");
+  // One task reads in the singular; several keep docs/contract.md §6.5's wording.
+  const counted = stale.length === 1 ? "1 auxiliary task" : `${stale.length} auxiliary task(s)`;
+  return `${counted} (${labels}) still ${stale.length === 1 ? "runs" : "run"} on ${providers.join(", ")}, not your main model.`;
 }
 
 /** A slot the user pinned: Reset applies, and Follow <Base> when it has a base. */

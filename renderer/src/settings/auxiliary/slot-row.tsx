@@ -32,10 +32,12 @@ export function SlotRow({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const rowRef = useRef<HTMLLIElement>(null);
+  const followWhyId = `aux-follow-why-${row.task}`;
   const baseLabel = row.inherit_from
     ? (rows.find((r) => r.task === row.inherit_from)?.label ?? row.inherit_from)
     : null;
   const pinned = isPinnedRow(row);
+  const providerName = (id: string) => providers.find((p) => p.id === id)?.name ?? id;
   const chain = chainInWords(row, rows);
 
   const changeButton = () => rowRef.current?.querySelector<HTMLButtonElement>("[data-action=change]");
@@ -74,6 +76,12 @@ export function SlotRow({
           <p className="aux-route" data-testid="aux-route">
             {routeInWords(row, rows)}
           </p>
+          {row.source === "main" ? (
+            // "auto" names what it resolves to right now, so a person sees which model runs the task.
+            <p className="aux-chain" data-testid="aux-resolves">
+              Runs on {providerName(row.effective.provider)} · {row.effective.model}
+            </p>
+          ) : null}
           {chain ? <p className="aux-chain">Through {chain}</p> : null}
         </div>
         <div className="aux-row-actions">
@@ -86,12 +94,24 @@ export function SlotRow({
             </Button>
           ) : null}
           {pinned && baseLabel ? (
-            <Button size="sm" busy={busy} disabled={busy} onClick={() => void backToAuto()}>
+            <Button
+              size="sm"
+              busy={busy}
+              // Not allowed by docs/contract.md §6.4: following would only reset, so say why instead.
+              disabled={busy || row.follow_blocked !== null}
+              aria-describedby={row.follow_blocked ? followWhyId : undefined}
+              onClick={() => void backToAuto()}
+            >
               Follow {baseLabel}
             </Button>
           ) : null}
         </div>
       </div>
+      {pinned && baseLabel && row.follow_blocked ? (
+        <p className="aux-follow-blocked" id={followWhyId}>
+          Follow {baseLabel} is not available: {row.follow_blocked}
+        </p>
+      ) : null}
       {row.broken ? <InlineAlert>{row.broken}</InlineAlert> : null}
       {error ? <InlineAlert>{error}</InlineAlert> : null}
       {editing ? (

@@ -100,6 +100,12 @@ export function ConsentDialog() {
               Granting trusts the plugin&apos;s author: its code acts with these permissions. You can revoke
               them at any time in Settings → Plugins.
             </p>
+            <p className="consent-trust-note" data-testid="consent-decline-note">
+              Decline keeps {name} on without {request.pendingCapabilities.length === 1 ? "this" : "these"}{" "}
+              {request.pendingCapabilities.length === 1 ? "capability" : "capabilities"}: the rest of it works
+              as before, and you can grant {request.pendingCapabilities.length === 1 ? "it" : "them"} later in
+              Settings → Plugins.
+            </p>
             {answer.kind === "failed" ? <InlineAlert>{answer.message}</InlineAlert> : null}
             <footer className="dialog-footer">
               {/* A plain button: it takes the dialog's first focus through a ref. */}

@@ -73,7 +73,6 @@ export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
                 {state === "granted" ? (
                   <Button
                     size="sm"
-                    variant="ghost"
                     aria-label={`Revoke ${text.label} from ${plugin.name}`}
                     onClick={(event) => {
                       // Revoke goes away once revoked: the capability's Grant… takes its focus.
@@ -91,7 +90,6 @@ export function PluginCapabilities({ plugin }: { plugin: PluginView }) {
                   // The consent screen again: for what is pending, or for this one declined earlier.
                   <Button
                     size="sm"
-                    variant="ghost"
                     aria-label={`${state === "pending" ? "Review" : "Grant"} ${text.label} for ${plugin.name}`}
                     onClick={() =>
                       review({

@@ -6,6 +6,7 @@
 import { RotateCcw } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { PluginRuntimeView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
+import { limitRules, limitsIntentKey } from "../../stores/plugin-runtime-slice.js";
 import { usePlugins } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
@@ -86,18 +87,24 @@ export function PluginRuntime({ plugin }: { plugin: PluginView }) {
 
 function PluginLimitsForm({ plugin, runtime }: { plugin: PluginView; runtime: PluginRuntimeView }) {
   const setLimits = usePlugins((s) => s.setLimits);
+  const limitsIntent = usePlugins((s) => s.runtimeIntents[limitsIntentKey(plugin.id)]);
+  const saved = limitsIntent?.kind === "saved";
   const [dailyTokens, setDailyTokens] = useState(runtime.limits.dailyTokens?.toString() ?? "");
   const [heapMb, setHeapMb] = useState(runtime.limits.heapMb.toString());
   const [error, setError] = useState<string | null>(null);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    // Only "is it a number" is checked here; the host checks the ranges against the settings
-    // schema and its refusal is shown under the row.
+    // Checked here in plain words (docs/contract.md §5.4's ranges), so no config path reaches the person.
     const tokens = dailyTokens.trim() === "" ? null : Number(dailyTokens);
     const heap = heapMb.trim() === "" ? null : Number(heapMb);
-    if (Number.isNaN(tokens) || Number.isNaN(heap)) {
-      return setError("Enter numbers: tokens a day (or nothing for no budget) and MB for the heap cap.");
+    if (tokens !== null && !(Number.isInteger(tokens) && tokens >= 1)) {
+      return setError(
+        "The daily token budget must be a whole number of tokens, 1 or more (or empty for no budget).",
+      );
+    }
+    if (heap !== null && !(Number.isInteger(heap) && heap >= 16 && heap <= 4096)) {
+      return setError(limitRules.heap_mb);
     }
     setError(null);
     void setLimits(plugin.id, { dailyTokens: tokens, heapMb: heap });
@@ -121,7 +128,12 @@ function PluginLimitsForm({ plugin, runtime }: { plugin: PluginView; runtime: Pl
         Save limits
       </Button>
       <p className="plugin-limits-hint">A new heap cap applies when the plugin next starts.</p>
+      {/* Always mounted so screen readers announce "Saved" when it appears. */}
+      <p role="status" className="save-status">
+        {saved ? "Saved" : null}
+      </p>
       {error ? <InlineAlert>{error}</InlineAlert> : null}
+      {limitsIntent?.kind === "failed" ? <InlineAlert>{limitsIntent.message}</InlineAlert> : null}
     </form>
   );
 }
