@@ -357,17 +357,20 @@ export class SessionService {
 
   /**
    * What the person should know about the store at startup (for `host.info`'s notices): a store
-   * that cannot open, and messages a previous run left unsent.
+   * that cannot open, a damaged one moved aside at start, and messages a previous run left unsent.
    */
   notices(): { kind: string; message: string }[] {
+    const recovered = this.deps.store.recoveryNotice();
+    const notices = recovered ? [{ kind: "session_store", message: recovered }] : [];
     const failure = this.deps.store.openError();
     if (failure) {
       const message = failure instanceof Error ? failure.message : String(failure);
-      return [{ kind: "session_store", message: `Chats are unavailable: ${message}` }];
+      return [...notices, { kind: "session_store", message: `Chats are unavailable: ${message}` }];
     }
     const unsent = this.deps.store.get().notSentAtOpen;
-    if (!unsent) return [];
+    if (!unsent) return notices;
     return [
+      ...notices,
       {
         kind: "session_store",
         message:

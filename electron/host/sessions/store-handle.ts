@@ -4,7 +4,15 @@
  * providers and plugins keep working. A store that failed to open is retried on the next use, so
  * a lock that went away or a file the person moved aside heals without a restart.
  */
+import { DEFAULT_INTEGRITY_CHECK_MAX_BYTES, findStoreDamage } from "./store-damage.js";
+import { recoverDamagedStore, recoveryNotice, type StoreRecovery } from "./store-recovery.js";
 import { SessionStore, type SessionStoreOptions } from "./session-store.js";
+import { SessionStoreError } from "./session-store-error.js";
+
+export type StoreHandleOptions = SessionStoreOptions & {
+  /** Files up to this size get SQLite's page-by-page check at start (store-damage.ts). */
+  integrityCheckMaxBytes?: number;
+};
 
 // The search's pages are read into the OS cache this long after the store opens, off the way of
 // the window's first paint; a search before then just reads from the disk as it would anyway.
@@ -13,8 +21,11 @@ const SEARCH_PREWARM_DELAY_MS = 2_000;
 export class StoreHandle {
   private store: SessionStore | null = null;
   private failure: unknown = null;
+  /** Set once the file was checked for damage (at the first open that got that far). */
+  private checked = false;
+  private recovered: StoreRecovery | null = null;
 
-  constructor(private readonly options: SessionStoreOptions) {
+  constructor(private readonly options: StoreHandleOptions) {
     this.tryOpen();
   }
 
@@ -31,6 +42,16 @@ export class StoreHandle {
     return this.store ? null : this.failure;
   }
 
+  /** What a damaged store at start became (moved aside, what was kept), or null. */
+  recovery(): StoreRecovery | null {
+    return this.recovered;
+  }
+
+  /** The recovery, in words for `host.info`'s notices. */
+  recoveryNotice(): string | null {
+    return this.recovered ? recoveryNotice(this.recovered) : null;
+  }
+
   close(): void {
     this.store?.close();
     this.store = null;
@@ -38,13 +59,47 @@ export class StoreHandle {
 
   private tryOpen(): void {
     try {
-      const store = new SessionStore(this.options);
+      const store = this.openRecovering();
       this.store = store;
       this.failure = null;
       // Only a cache hint: a store closed meanwhile or an unreadable page just ends it.
       setTimeout(() => store.prewarmSearch().catch(() => undefined), SEARCH_PREWARM_DELAY_MS).unref();
     } catch (error) {
       this.failure = error;
+    }
+  }
+
+  /**
+   * Opens the store; a file found damaged first (or by the open itself: a schema page) is moved
+   * aside and replaced by what could be read from it, once per handle.
+   */
+  private openRecovering(): SessionStore {
+    if (!this.checked) {
+      const { file, integrityCheckMaxBytes = DEFAULT_INTEGRITY_CHECK_MAX_BYTES } = this.options;
+      const damage = findStoreDamage(file, integrityCheckMaxBytes);
+      this.checked = true;
+      if (damage) this.recover(damage);
+    }
+    try {
+      return new SessionStore(this.options);
+    } catch (error) {
+      if (this.recovered || !(error instanceof SessionStoreError) || error.reason !== "store_corrupt")
+        throw error;
+      const cause = error.cause instanceof Error ? error.cause.message : error.message;
+      this.recover(`SQLite could not read it (${cause})`);
+      return new SessionStore(this.options);
+    }
+  }
+
+  private recover(damage: string): void {
+    try {
+      this.recovered = recoverDamagedStore(this.options.file, this.options.clock.now(), damage);
+    } catch (error) {
+      throw SessionStoreError.unavailable(
+        this.options.file,
+        `it is damaged (${damage}) and could not be moved aside: ${error instanceof Error ? error.message : String(error)}`,
+        error,
+      );
     }
   }
 }
