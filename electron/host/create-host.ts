@@ -44,6 +44,7 @@ import { PageSessions } from "./plugins/pages/page-sessions.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
+import { StoreBackups } from "./sessions/store-backups.js";
 import { StoreHandle } from "./sessions/store-handle.js";
 import type { Usage } from "./llm/usage.js";
 import { warmUpHttpFetch } from "./llm/http-fetch.js";
@@ -106,6 +107,8 @@ export interface Host {
   keychain: KeychainStatus;
   /** Plugin page frames' tokens (docs/contract.md §8, §11); the transports check them. */
   pageSessions: PageSessions;
+  /** The session store's automatic backups (daily, before migrations) in `<home>/backups/`. */
+  backups: StoreBackups;
   close(): Promise<void>;
 }
 
@@ -176,7 +179,19 @@ export function createHost(options: HostOptions): Host {
     bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
-  const sessionStore = new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock });
+  // Backed up before any schema migration (as it opens) and daily; the backups reach the store late-bound.
+  const backups: StoreBackups = new StoreBackups({
+    dir: join(options.home, "backups"),
+    clock,
+    store: () => sessionStore.get(),
+    onError: (error) => log.write("ERROR", "store_backup_failed", { error: String(error) }),
+  });
+  const sessionStore = new StoreHandle({
+    file: join(options.home, "sessions.sqlite"),
+    clock,
+    beforeMigration: backups.beforeMigration,
+  });
+  backups.start();
   // Idle tasks (docs/contract.md §9.4) wait for the app to be idle: the chat's turns and a person's input.
   const activity = new ActivityMonitor(clock, lastSessionActivity(sessionStore));
   const unfollowActivity = activity.follow(events);
@@ -308,6 +323,13 @@ export function createHost(options: HostOptions): Host {
       events.setTopics(ctx.connectionId, unique);
       return { topics: unique };
     },
+    "backups.list": async () => ({ backups: backups.list() }),
+    "backups.restore": async ({ name }) => {
+      const file = backups.pathOf(name);
+      await backups.settled();
+      const { keptAside } = sessions.restoreBackup(file);
+      return { restored: name, keptAside };
+    },
     "settings.get": async () => settings.get(),
     "settings.set": async ({ key, value }) => {
       settings.set(key, value);
@@ -364,8 +386,11 @@ export function createHost(options: HostOptions): Host {
     redact: (text, opts) => redactor.redact(text, opts),
     keychain,
     pageSessions,
+    backups,
     async close() {
       warmUp.cancel();
+      backups.stop();
+      await backups.settled();
       idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();
       await pluginRuntime.close();

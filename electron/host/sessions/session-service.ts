@@ -380,6 +380,21 @@ export class SessionService {
     ];
   }
 
+  /**
+   * Replaces the store with a backup (store-backups.ts); the current one is kept aside. Refused
+   * while a reply is being written, which would land in the wrong store.
+   */
+  restoreBackup(backupFile: string): { keptAside: string } {
+    if (this.busy.anyRunning()) {
+      throw new SessionBusyError(
+        "A reply is being written; stop it or wait for it to end, then restore the backup.",
+      );
+    }
+    const result = this.deps.store.restore(backupFile);
+    this.transcript.emit("sessions.changed", null, {});
+    return result;
+  }
+
   /** Resolves when the session has no turn running or waiting (tests and shutdown). */
   idle(sessionId: string): Promise<void> {
     return this.busy.idle(sessionId);

@@ -8,7 +8,7 @@ import type { Database } from "better-sqlite3";
 import type { Clock } from "../clock.js";
 import { LoggedMessages } from "./logged-messages.js";
 import { MessageTable } from "./message-table.js";
-import { openSessionDatabase } from "./open-database.js";
+import { openSessionDatabase, type BeforeMigration } from "./open-database.js";
 import type { PendingMessage } from "./pending-log.js";
 import { SearchTerms } from "./search-terms.js";
 import { SessionSearch } from "./session-search.js";
@@ -23,6 +23,8 @@ export type SessionStoreOptions = {
   clock: Clock;
   /** How long a write waits for another connection's lock before failing with `store_locked`. */
   busyTimeoutMs?: number;
+  /** Runs before an existing store's schema is migrated: the host backs it up (store-backups.ts). */
+  beforeMigration?: BeforeMigration;
 };
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -61,6 +63,7 @@ export class SessionStoreCore {
     this.file = options.file;
     this.db = openSessionDatabase(options.file, {
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      ...(options.beforeMigration && { beforeMigration: options.beforeMigration }),
     });
     try {
       this.sessions = new SessionTable(this.db, options.clock);
@@ -125,6 +128,19 @@ export class SessionStoreCore {
    */
   transactionHoldingWriteLock<T>(fn: () => T): T {
     return this.guard(() => this.logged.committing(this.runHoldingWriteLock, fn));
+  }
+
+  /**
+   * Copies the whole store to `target` with SQLite's online backup: writers go on meanwhile, and
+   * the copy is one consistent moment of the store.
+   */
+  async backupTo(target: string): Promise<void> {
+    if (!this.db.open) throw SessionStoreError.closed(this.file);
+    try {
+      await this.db.backup(target);
+    } catch (error) {
+      throw translateSqliteError(error, this.file);
+    }
   }
 
   /** Idempotent. Later calls fail with `store_closed`. */

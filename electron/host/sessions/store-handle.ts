@@ -5,7 +5,8 @@
  * a lock that went away or a file the person moved aside heals without a restart.
  */
 import { DEFAULT_INTEGRITY_CHECK_MAX_BYTES, findStoreDamage } from "./store-damage.js";
-import { recoverDamagedStore, recoveryNotice, type StoreRecovery } from "./store-recovery.js";
+import fs from "node:fs";
+import { moveStoreAside, recoverDamagedStore, recoveryNotice, type StoreRecovery } from "./store-recovery.js";
 import { SessionStore, type SessionStoreOptions } from "./session-store.js";
 import { SessionStoreError } from "./session-store-error.js";
 
@@ -50,6 +51,27 @@ export class StoreHandle {
   /** The recovery, in words for `host.info`'s notices. */
   recoveryNotice(): string | null {
     return this.recovered ? recoveryNotice(this.recovered) : null;
+  }
+
+  /**
+   * Replaces the store with a copy of `backupFile` (store-backups.ts). The backup is checked first;
+   * the current store (with its log) is kept aside, never deleted. Answers where it went.
+   */
+  restore(backupFile: string): { keptAside: string } {
+    const damage = findStoreDamage(backupFile, Number.POSITIVE_INFINITY);
+    if (damage) throw SessionStoreError.corrupt(backupFile, damage);
+    const { file, clock } = this.options;
+    this.close();
+    const keptAside = moveStoreAside(file, "before-restore", clock.now());
+    // Copied under another name first: a copy cut short never sits where the store opens.
+    const incoming = `${file}.restoring`;
+    fs.copyFileSync(backupFile, incoming);
+    fs.renameSync(incoming, file);
+    this.recovered = null;
+    this.checked = true;
+    this.tryOpen();
+    if (!this.store) throw this.failure;
+    return { keptAside };
   }
 
   close(): void {

@@ -18,14 +18,23 @@ export type StoreRecovery = SalvageCounts & {
 const COMPANIONS = ["-wal", "-shm"] as const;
 
 export function recoverDamagedStore(file: string, nowMs: number, damage: string): StoreRecovery {
-  const movedTo = freeAsidePath(`${file}.corrupt-${fileTimestamp(nowMs)}`);
-  // The log first: were the main file moved first and this step failed, a new store would adopt it.
+  const movedTo = moveStoreAside(file, "corrupt", nowMs);
+  const counts = salvageInto(movedTo, file);
+  return { ...counts, damage, movedTo };
+}
+
+/**
+ * Renames the store and its companions to `<file>.<label>-<time>`; returns the new name (of the
+ * main file). The log goes first: were the main file moved first and this step failed, a new
+ * store at the old name would replay the old log into itself.
+ */
+export function moveStoreAside(file: string, label: string, nowMs: number): string {
+  const movedTo = freeAsidePath(`${file}.${label}-${fileTimestamp(nowMs)}`);
   for (const suffix of COMPANIONS) {
     if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, movedTo + suffix);
   }
-  fs.renameSync(file, movedTo);
-  const counts = salvageInto(movedTo, file);
-  return { ...counts, damage, movedTo };
+  if (fs.existsSync(file)) fs.renameSync(file, movedTo);
+  return movedTo;
 }
 
 /** The notice shown on every screen (host.info's notices) after a recovery. */
