@@ -3,6 +3,7 @@ import { createContext, useContext, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { AppStores } from "./app-stores.js";
 import type { AuxiliaryState } from "./auxiliary-store.js";
+import type { BackupsState } from "./backups-store.js";
 import type { HostState } from "./host-store.js";
 import type { MainModelState } from "./main-model-store.js";
 import type { NavigationState } from "./navigation-store.js";
@@ -32,3 +33,5 @@ export const usePlugins = <T,>(selector: (state: PluginsState) => T): T =>
   useStore(useStores().plugins, selector);
 export const useAuxiliary = <T,>(selector: (state: AuxiliaryState) => T): T =>
   useStore(useStores().auxiliary, selector);
+export const useBackups = <T,>(selector: (state: BackupsState) => T): T =>
+  useStore(useStores().backups, selector);
