@@ -190,6 +190,8 @@ export function createHost(options: HostOptions): Host {
     file: join(options.home, "sessions.sqlite"),
     clock,
     beforeMigration: backups.beforeMigration,
+    // Every window shows the disk-full notice (host.info) while it lasts.
+    onDiskFullChange: () => events.emit("host.changed", null, {}),
   });
   backups.start();
   // Idle tasks (docs/contract.md §9.4) wait for the app to be idle: the chat's turns and a person's input.

@@ -100,6 +100,7 @@ export class SessionService {
     this.store = () => deps.store.get();
     this.backgroundWork = deps.backgroundWork ?? new BackgroundWork(deps.clock);
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
+    deps.store.onLateUpdate((record) => this.transcript.writtenLate(record));
     const compactor = new Compactor({ ...deps, transcript: this.transcript });
     const imageDescriber = new ImageDescriber({ ...deps, transcript: this.transcript });
     this.review = new BackgroundReview({
@@ -361,7 +362,10 @@ export class SessionService {
    */
   notices(): { kind: string; message: string }[] {
     const recovered = this.deps.store.recoveryNotice();
-    const notices = recovered ? [{ kind: "session_store", message: recovered }] : [];
+    const diskFull = this.deps.store.diskFullNotice();
+    const notices = [recovered, diskFull].flatMap((message) =>
+      message ? [{ kind: "session_store", message }] : [],
+    );
     const failure = this.deps.store.openError();
     if (failure) {
       const message = failure instanceof Error ? failure.message : String(failure);

@@ -25,6 +25,8 @@ export type SessionStoreOptions = {
   busyTimeoutMs?: number;
   /** Runs before an existing store's schema is migrated: the host backs it up (store-backups.ts). */
   beforeMigration?: BeforeMigration;
+  /** Told when a write fails because the disk is full (the handle turns it into a notice). */
+  onDiskFull?: () => void;
 };
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -38,6 +40,8 @@ export class SessionStoreCore {
   readonly interruptedAtOpen: number;
   /** Messages found waiting for their turn at open (the host quit first), marked not sent. */
   readonly notSentAtOpen: number;
+  /** When a write last failed for a full disk; null until then, and again once there is room. */
+  diskFullAt: number | null = null;
 
   protected readonly db: Database;
   protected readonly sessions: SessionTable;
@@ -59,8 +63,13 @@ export class SessionStoreCore {
   ) => MessageRecord;
   private readonly interruptInTransaction: () => number;
 
+  private readonly onDiskFull: (() => void) | undefined;
+  private readonly now: () => number;
+
   constructor(options: SessionStoreOptions) {
     this.file = options.file;
+    this.onDiskFull = options.onDiskFull;
+    this.now = () => options.clock.now();
     this.db = openSessionDatabase(options.file, {
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
       ...(options.beforeMigration && { beforeMigration: options.beforeMigration }),
@@ -175,7 +184,13 @@ export class SessionStoreCore {
     try {
       return operation();
     } catch (error) {
-      throw translateSqliteError(error, this.file);
+      const translated = translateSqliteError(error, this.file);
+      if (translated instanceof SessionStoreError && translated.reason === "store_full") {
+        const first = this.diskFullAt === null;
+        this.diskFullAt = this.now();
+        if (first) this.onDiskFull?.();
+      }
+      throw translated;
     }
   }
 
