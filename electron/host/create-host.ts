@@ -49,6 +49,7 @@ import { PageSessions } from "./plugins/pages/page-sessions.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
 import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
+import { StoreBackups } from "./sessions/store-backups.js";
 import { StoreHandle } from "./sessions/store-handle.js";
 import type { Usage } from "./llm/usage.js";
 import { warmUpHttpFetch } from "./llm/http-fetch.js";
@@ -128,6 +129,8 @@ export interface Host {
   pageSessions: PageSessions;
   /** MCP servers (docs/contract.md §13); they start with the warm-up, or at `mcp.start()`. */
   mcp: McpHost;
+  /** The session store's automatic backups (daily, before migrations) in `<home>/backups/`. */
+  backups: StoreBackups;
   close(): Promise<void>;
 }
 
@@ -212,7 +215,21 @@ export function createHost(options: HostOptions): Host {
     ...options.mcp,
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
-  const sessionStore = new StoreHandle({ file: join(options.home, "sessions.sqlite"), clock });
+  // Backed up before any schema migration (as it opens) and daily; the backups reach the store late-bound.
+  const backups: StoreBackups = new StoreBackups({
+    dir: join(options.home, "backups"),
+    clock,
+    store: () => sessionStore.get(),
+    onError: (error) => log.write("ERROR", "store_backup_failed", { error: String(error) }),
+  });
+  const sessionStore = new StoreHandle({
+    file: join(options.home, "sessions.sqlite"),
+    clock,
+    beforeMigration: backups.beforeMigration,
+    // Every window shows the disk-full notice (host.info) while it lasts.
+    onDiskFullChange: () => events.emit("host.changed", null, {}),
+  });
+  backups.start();
   // Idle tasks (docs/contract.md §9.4) wait for the app to be idle: the chat's turns and a person's input.
   const activity = new ActivityMonitor(clock, lastSessionActivity(sessionStore));
   const unfollowActivity = activity.follow(events);
@@ -359,6 +376,13 @@ export function createHost(options: HostOptions): Host {
       events.setTopics(ctx.connectionId, unique);
       return { topics: unique };
     },
+    "backups.list": async () => ({ backups: backups.list() }),
+    "backups.restore": async ({ name }) => {
+      const file = backups.pathOf(name);
+      await backups.settled();
+      const { keptAside } = sessions.restoreBackup(file);
+      return { restored: name, keptAside };
+    },
     "settings.get": async () => settings.get(),
     "settings.set": async ({ key, value }) => {
       settings.set(key, value);
@@ -424,8 +448,11 @@ export function createHost(options: HostOptions): Host {
     keychain,
     pageSessions,
     mcp,
+    backups,
     async close() {
       warmUp.cancel();
+      backups.stop();
+      await backups.settled();
       await mcp.close();
       idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();

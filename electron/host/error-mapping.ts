@@ -12,6 +12,7 @@ import { RpcError } from "./rpc/errors.js";
 import { InvalidVaultInputError, KeyNotSavedError, KeychainUnavailableError } from "./secrets/errors.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./sessions/session-errors.js";
 import { SessionStoreError } from "./sessions/session-store-error.js";
+import { BackupNotFoundError } from "./sessions/store-backups.js";
 
 export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ConfigValidationError)
@@ -30,6 +31,7 @@ export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ConsentInputError) return new RpcError("invalid_params", err.message);
   if (err instanceof PluginNotFoundError) return new RpcError("plugin_not_found", err.message);
   if (err instanceof SessionNotFoundError) return new RpcError("not_found", err.message);
+  if (err instanceof BackupNotFoundError) return new RpcError("not_found", err.message);
   if (err instanceof SessionStoreError) {
     return err.reason === "not_found"
       ? new RpcError("not_found", err.message)

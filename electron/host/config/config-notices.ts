@@ -1,6 +1,7 @@
 import type { ConfigIssue } from "./config-errors.js";
+import { valueAt } from "./document-diff.js";
 
-export type ConfigNoticeKind = "config_corrupt" | "config_invalid" | "config_unreadable";
+export type ConfigNoticeKind = "config_corrupt" | "config_invalid" | "config_unreadable" | "config_conflict";
 
 /** Shown in the UI and in `host.info`'s `notices` (docs/contract.md §2). */
 export interface ConfigNotice {
@@ -42,5 +43,27 @@ export function noAccessNotice(message: string): ConfigNotice {
   return {
     kind: "config_unreadable",
     message: `${message} Until then Hermes Desktop runs on default settings and saves none.`,
+  };
+}
+
+/** A save met another program's change of the same keys: Hermes Desktop's value was written. */
+export function conflictNotice(
+  file: string,
+  keys: readonly string[],
+  theirs: Record<string, unknown>,
+  ours: Record<string, unknown>,
+): ConfigNotice {
+  const show = (doc: Record<string, unknown>, key: string) => {
+    const value = valueAt(doc, key);
+    return value === undefined ? "(not set)" : JSON.stringify(value);
+  };
+  const details = keys
+    .map((key) => `${key}: ${show(theirs, key)} there, ${show(ours, key)} saved`)
+    .join("; ");
+  return {
+    kind: "config_conflict",
+    message:
+      `${file} was changed by another program while Hermes Desktop saved the same setting (${details}). ` +
+      `Hermes Desktop's value was written; set it again if the other value was the one you wanted.`,
   };
 }

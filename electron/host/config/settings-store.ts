@@ -17,10 +17,12 @@ import {
   noAccessNotice,
   unreadableNotice,
   type ConfigNotice,
+  conflictNotice,
 } from "./config-notices.js";
 import type { Settings, SettingsDocument } from "./config-schema.js";
 import { assertPlainData, deleteAtPath, parseDottedKey, setAtPath } from "./document-paths.js";
 import { watchConfigFile } from "./config-watcher.js";
+import { changedKeys, overlappingKeys, valueAt } from "./document-diff.js";
 import { findDocumentIssues, type DocumentIssue } from "./schema-issues.js";
 import { repairDocument, toEffectiveSettings } from "./settings-repair.js";
 import { parseConfigText, serializeConfig } from "./yaml-codec.js";
@@ -72,6 +74,8 @@ export class SettingsStore {
   /** The watcher saw the file change since the last look (see `watched`). */
   #stirred = false;
   #ownWriteFingerprint: string | null = null;
+  /** The last save met another program's change of the same key; cleared by the next clean save. */
+  #conflict: ConfigNotice | null = null;
   readonly #listeners = new Set<SettingsListener>();
   #lastEmitted: { settings: Settings; notices: ConfigNotice[] };
   #stopWatching: () => void = () => undefined;
@@ -146,6 +150,7 @@ export class SettingsStore {
     const snapshot = this.#read();
     const notices: ConfigNotice[] = [];
     if (this.#movedAside) notices.push(this.#movedAside.notice);
+    if (this.#conflict) notices.push(this.#conflict);
     if (snapshot.state === "corrupt") notices.push(unreadableNotice(this.path, snapshot.parseError ?? ""));
     if (snapshot.state === "invalid") notices.push(invalidNotice(this.path, snapshot.issues));
     if (snapshot.noAccess) notices.push(noAccessNotice(snapshot.noAccess.message));
@@ -282,23 +287,47 @@ export class SettingsStore {
     return this.#snapshot;
   }
 
-  /** Applies `edit` to a copy of the current document, validates the result, then writes it. */
+  /**
+   * Applies `edit` to a copy of the current document, validates the result, then writes it. The
+   * write is a compare-and-swap: when another program (an editor, a second app) changed the file
+   * after it was read, the edit is applied again to what the file now holds, so keys the other
+   * changed are kept; a key both changed is a conflict, shown as a notice naming it.
+   */
   #commit(edit: (doc: SettingsDocument) => void): void {
-    const current = this.#read();
-    // Writing over a file we cannot read would lose it: refuse, saying what to do.
-    if (current.noAccess) throw current.noAccess;
-    const next = structuredClone(current.document);
-    edit(next);
-    const [first, ...rest] = findDocumentIssues(next);
-    if (first) throw new ConfigValidationError([first, ...rest]);
-    if (current.state === "ok" && isDeepStrictEqual(next, current.document)) return;
+    let base: SettingsDocument | null = null;
+    let ours: string[] = [];
+    for (let attempt = 0; ; attempt++) {
+      const current = this.#read();
+      // Writing over a file we cannot read would lose it: refuse, saying what to do.
+      if (current.noAccess) throw current.noAccess;
+      const next = structuredClone(current.document);
+      edit(next);
+      const [first, ...rest] = findDocumentIssues(next);
+      if (first) throw new ConfigValidationError([first, ...rest]);
+      if (base === null) {
+        base = current.document;
+        ours = changedKeys(base, next);
+      }
+      if (fileFingerprint(this.path) !== current.fingerprint && attempt < CAS_ATTEMPTS) continue;
+      const theirs = changedKeys(base, current.document);
+      // Both wrote the same value: nothing was lost.
+      const clash = overlappingKeys(ours, theirs).filter(
+        (key) => !isDeepStrictEqual(valueAt(current.document, key), valueAt(next, key)),
+      );
+      this.#conflict = clash.length ? conflictNotice(this.path, clash, current.document, next) : null;
+      if (current.state === "ok" && isDeepStrictEqual(next, current.document)) {
+        this.#emitIfChanged();
+        return;
+      }
 
-    if (current.state === "corrupt") this.#recordMoveAside(current.parseError ?? "");
-    if (current.state === "invalid") backUp(this.path, this.#clock.now());
-    this.#conf.store = next;
-    this.#ownWriteFingerprint = fileFingerprint(this.path);
-    this.#read();
-    this.#emitIfChanged();
+      if (current.state === "corrupt") this.#recordMoveAside(current.parseError ?? "");
+      if (current.state === "invalid") backUp(this.path, this.#clock.now());
+      this.#conf.store = next;
+      this.#ownWriteFingerprint = fileFingerprint(this.path);
+      this.#read();
+      this.#emitIfChanged();
+      return;
+    }
   }
 
   #emitIfChanged(): void {
@@ -315,6 +344,9 @@ export class SettingsStore {
     }
   }
 }
+
+/** How often a save re-reads a file that changed under it before writing anyway. */
+const CAS_ATTEMPTS = 5;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {

@@ -3,6 +3,7 @@
  * from, and the preload exposes. A method that isn't here doesn't exist.
  */
 import type { MethodSpec } from "./define.js";
+import { backupMethods } from "./methods/backups.js";
 import { eventMethods } from "./methods/events.js";
 import { hostMethods } from "./methods/host-info.js";
 import { mcpMethods } from "./methods/mcp.js";
@@ -27,6 +28,7 @@ export const methodTable = {
   ...sessionMethods,
   ...memoryReviewMethods,
   ...mcpMethods,
+  ...backupMethods,
 } as const;
 
 export type MethodTable = typeof methodTable;

@@ -151,6 +151,12 @@ export class BusyInput {
     return this.lanes.get(sessionId)?.running != null;
   }
 
+  /** Whether a turn runs in any session. */
+  anyRunning(): boolean {
+    for (const lane of this.lanes.values()) if (lane.running) return true;
+    return false;
+  }
+
   runningTurnId(sessionId: string): string | null {
     return this.lanes.get(sessionId)?.running?.turnId ?? null;
   }

@@ -4,7 +4,13 @@ import Database from "better-sqlite3";
 import { LATEST_SCHEMA_VERSION, migrate, readSchemaVersion } from "./migrations.js";
 import { SessionStoreError, translateSqliteError } from "./session-store-error.js";
 
-export type OpenDatabaseOptions = { busyTimeoutMs: number };
+export type OpenDatabaseOptions = {
+  busyTimeoutMs: number;
+  /** Runs before an existing store's schema is migrated (a backup, store-backups.ts); a throw stops the open. */
+  beforeMigration?: BeforeMigration;
+};
+
+export type BeforeMigration = (db: Database.Database, from: number, to: number) => void;
 
 /**
  * Opens (or creates) the store file, refuses files it must not touch, then brings the schema up
@@ -32,6 +38,9 @@ export function openSessionDatabase(file: string, options: OpenDatabaseOptions):
     // A long transaction grows the WAL; give the disk back after each checkpoint.
     db.pragma("journal_size_limit = 67108864");
     db.pragma("foreign_keys = ON");
+    // A new file (version 0) has nothing to keep.
+    if (found > 0 && found < LATEST_SCHEMA_VERSION)
+      options.beforeMigration?.(db, found, LATEST_SCHEMA_VERSION);
     migrate(db);
     return db;
   } catch (error) {

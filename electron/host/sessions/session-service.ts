@@ -103,6 +103,7 @@ export class SessionService {
     this.store = () => deps.store.get();
     this.backgroundWork = deps.backgroundWork ?? new BackgroundWork(deps.clock);
     this.transcript = new Transcript(this.store, deps.events, deps.clock);
+    deps.store.onLateUpdate((record) => this.transcript.writtenLate(record));
     const compactor = new Compactor({ ...deps, transcript: this.transcript });
     const imageDescriber = new ImageDescriber({ ...deps, transcript: this.transcript });
     this.review = new BackgroundReview({
@@ -372,17 +373,23 @@ export class SessionService {
 
   /**
    * What the person should know about the store at startup (for `host.info`'s notices): a store
-   * that cannot open, and messages a previous run left unsent.
+   * that cannot open, a damaged one moved aside at start, and messages a previous run left unsent.
    */
   notices(): { kind: string; message: string }[] {
+    const recovered = this.deps.store.recoveryNotice();
+    const diskFull = this.deps.store.diskFullNotice();
+    const notices = [recovered, diskFull].flatMap((message) =>
+      message ? [{ kind: "session_store", message }] : [],
+    );
     const failure = this.deps.store.openError();
     if (failure) {
       const message = failure instanceof Error ? failure.message : String(failure);
-      return [{ kind: "session_store", message: `Chats are unavailable: ${message}` }];
+      return [...notices, { kind: "session_store", message: `Chats are unavailable: ${message}` }];
     }
     const unsent = this.deps.store.get().notSentAtOpen;
-    if (!unsent) return [];
+    if (!unsent) return notices;
     return [
+      ...notices,
       {
         kind: "session_store",
         message:
@@ -390,6 +397,21 @@ export class SessionService {
           "did not reach the model; they are marked “Not sent” in their chats. Regenerate or send them again.",
       },
     ];
+  }
+
+  /**
+   * Replaces the store with a backup (store-backups.ts); the current one is kept aside. Refused
+   * while a reply is being written, which would land in the wrong store.
+   */
+  restoreBackup(backupFile: string): { keptAside: string } {
+    if (this.busy.anyRunning()) {
+      throw new SessionBusyError(
+        "A reply is being written; stop it or wait for it to end, then restore the backup.",
+      );
+    }
+    const result = this.deps.store.restore(backupFile);
+    this.transcript.emit("sessions.changed", null, {});
+    return result;
   }
 
   /** Resolves when the session has no turn running or waiting (tests and shutdown). */

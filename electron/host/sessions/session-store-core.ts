@@ -8,7 +8,7 @@ import type { Database } from "better-sqlite3";
 import type { Clock } from "../clock.js";
 import { LoggedMessages } from "./logged-messages.js";
 import { MessageTable } from "./message-table.js";
-import { openSessionDatabase } from "./open-database.js";
+import { openSessionDatabase, type BeforeMigration } from "./open-database.js";
 import type { PendingMessage } from "./pending-log.js";
 import { SearchTerms } from "./search-terms.js";
 import { SessionSearch } from "./session-search.js";
@@ -23,6 +23,10 @@ export type SessionStoreOptions = {
   clock: Clock;
   /** How long a write waits for another connection's lock before failing with `store_locked`. */
   busyTimeoutMs?: number;
+  /** Runs before an existing store's schema is migrated: the host backs it up (store-backups.ts). */
+  beforeMigration?: BeforeMigration;
+  /** Told when a write fails because the disk is full (the handle turns it into a notice). */
+  onDiskFull?: () => void;
 };
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -36,6 +40,8 @@ export class SessionStoreCore {
   readonly interruptedAtOpen: number;
   /** Messages found waiting for their turn at open (the host quit first), marked not sent. */
   readonly notSentAtOpen: number;
+  /** When a write last failed for a full disk; null until then, and again once there is room. */
+  diskFullAt: number | null = null;
 
   protected readonly db: Database;
   protected readonly sessions: SessionTable;
@@ -57,10 +63,16 @@ export class SessionStoreCore {
   ) => MessageRecord;
   private readonly interruptInTransaction: () => number;
 
+  private readonly onDiskFull: (() => void) | undefined;
+  private readonly now: () => number;
+
   constructor(options: SessionStoreOptions) {
     this.file = options.file;
+    this.onDiskFull = options.onDiskFull;
+    this.now = () => options.clock.now();
     this.db = openSessionDatabase(options.file, {
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      ...(options.beforeMigration && { beforeMigration: options.beforeMigration }),
     });
     try {
       this.sessions = new SessionTable(this.db, options.clock);
@@ -127,6 +139,19 @@ export class SessionStoreCore {
     return this.guard(() => this.logged.committing(this.runHoldingWriteLock, fn));
   }
 
+  /**
+   * Copies the whole store to `target` with SQLite's online backup: writers go on meanwhile, and
+   * the copy is one consistent moment of the store.
+   */
+  async backupTo(target: string): Promise<void> {
+    if (!this.db.open) throw SessionStoreError.closed(this.file);
+    try {
+      await this.db.backup(target);
+    } catch (error) {
+      throw translateSqliteError(error, this.file);
+    }
+  }
+
   /** Idempotent. Later calls fail with `store_closed`. */
   close(): void {
     if (!this.db.open) return;
@@ -159,7 +184,13 @@ export class SessionStoreCore {
     try {
       return operation();
     } catch (error) {
-      throw translateSqliteError(error, this.file);
+      const translated = translateSqliteError(error, this.file);
+      if (translated instanceof SessionStoreError && translated.reason === "store_full") {
+        const first = this.diskFullAt === null;
+        this.diskFullAt = this.now();
+        if (first) this.onDiskFull?.();
+      }
+      throw translated;
     }
   }
 

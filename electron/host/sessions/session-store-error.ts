@@ -8,8 +8,10 @@ export type SessionStoreErrorReason =
   | "store_locked"
   /** The file was written by a newer schema than this build knows. */
   | "store_too_new"
-  /** The file cannot be opened or written (missing folder, permissions, disk full, I/O error). */
+  /** The file cannot be opened or written (missing folder, permissions, I/O error). */
   | "store_unavailable"
+  /** The disk holding the file is full: nothing was written by the failed call. */
+  | "store_full"
   /** The store was used after `close()`. */
   | "store_closed"
   /** No session or message with the given id. */
@@ -70,6 +72,17 @@ export class SessionStoreError extends Error {
     );
   }
 
+  static diskFull(file: string, cause?: unknown): SessionStoreError {
+    return new SessionStoreError(
+      "store_full",
+      `The disk holding the session store ${file} is full, so the latest text could not be saved. ` +
+        `Everything saved before is kept, and a reply cut short is saved as far as it came once there is room. ` +
+        `Free some space on that disk, then send again.`,
+      file,
+      { cause },
+    );
+  }
+
   static closed(file: string): SessionStoreError {
     return new SessionStoreError(
       "store_closed",
@@ -101,11 +114,13 @@ export function translateSqliteError(error: unknown, file: string): unknown {
     if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
       return SessionStoreError.locked(file, error);
     }
+    if (code === "SQLITE_FULL" || (code === "SQLITE_IOERR_WRITE" && /ENOSPC|full/i.test(error.message))) {
+      return SessionStoreError.diskFull(file, error);
+    }
     if (
       code.startsWith("SQLITE_CANTOPEN") ||
       code.startsWith("SQLITE_READONLY") ||
       code.startsWith("SQLITE_IOERR") ||
-      code === "SQLITE_FULL" ||
       code === "SQLITE_PERM"
     ) {
       return SessionStoreError.unavailable(file, error.message, error);

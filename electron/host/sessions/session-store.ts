@@ -32,6 +32,8 @@ export {
 export class SessionStore extends SessionStoreCore {
   private readonly updateInTransaction: (id: string, patch: MessagePatch) => MessageRecord;
   private readonly settleInTransaction: (id: string) => void;
+  /** Updates a full disk refused, by message id, merged (see `updateMessage`). */
+  private readonly deferred = new Map<string, MessagePatch>();
 
   constructor(options: SessionStoreOptions) {
     super(options);
@@ -155,9 +157,52 @@ export class SessionStore extends SessionStoreCore {
     });
   }
 
-  /** Replaces content and/or status; `meta` is merged into the stored meta. */
+  /**
+   * Replaces content and/or status; `meta` is merged into the stored meta. An update a full disk
+   * refused (a reply's final text and status) is kept and written by `retryDeferredUpdates` once
+   * there is room, so a reply cut short by the disk does not stay "streaming".
+   */
   updateMessage(messageId: string, patch: MessagePatch): MessageRecord {
-    return this.guard(() => this.updateInTransaction(messageId, patch));
+    try {
+      const record = this.guard(() => this.updateInTransaction(messageId, patch));
+      this.deferred.delete(messageId);
+      return record;
+    } catch (error) {
+      if (error instanceof SessionStoreError && error.reason === "store_full") this.defer(messageId, patch);
+      throw error;
+    }
+  }
+
+  /** How many refused updates wait for room on the disk. */
+  get deferredUpdates(): number {
+    return this.deferred.size;
+  }
+
+  /**
+   * Writes the updates a full disk refused, oldest first, handing each written record to
+   * `written`; false when the disk is still full.
+   */
+  retryDeferredUpdates(written: (record: MessageRecord) => void): boolean {
+    for (const [id, patch] of this.deferred) {
+      let record: MessageRecord | undefined;
+      try {
+        record = this.guard(() => this.updateInTransaction(id, patch));
+      } catch (error) {
+        if (error instanceof SessionStoreError && error.reason === "store_full") return false;
+        // Deleted meanwhile (or the store closed): nothing left to complete.
+      }
+      this.deferred.delete(id);
+      if (record) written(record);
+    }
+    return true;
+  }
+
+  private defer(messageId: string, patch: MessagePatch): void {
+    const earlier = this.deferred.get(messageId);
+    this.deferred.set(
+      messageId,
+      earlier ? { ...earlier, ...patch, meta: { ...earlier.meta, ...patch.meta } } : patch,
+    );
   }
 
   /** Deletes messages (regenerating a reply drops the old one); returns how many existed. */

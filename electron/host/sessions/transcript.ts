@@ -247,6 +247,15 @@ export class Transcript {
     else this.forget(record.sessionId);
   }
 
+  /**
+   * An update the store wrote late (a full disk refused it, store-handle.ts): the cached copy is
+   * dropped and clients get the message as it now is.
+   */
+  writtenLate(record: MessageRecord): void {
+    this.forget(record.sessionId);
+    this.announce(record);
+  }
+
   private announce(record: MessageRecord): MessageRecord {
     this.emit("session.message", record.sessionId, { message: toMessageView(record) });
     return record;

@@ -7,6 +7,7 @@ import type { ChatSettings } from "../stores/chat-settings-store.js";
 import type { BusyInputMode } from "../stores/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
+import { BackupRestoreCard } from "./backup-restore-card.js";
 import { MemoryReviewSetting } from "./memory-review-setting.js";
 import { SettingsPage } from "./settings-page.js";
 
@@ -106,6 +107,7 @@ export function ChatSettingsPage() {
       >
         {(data) => <MemoryReviewSetting interval={data.memoryReviewInterval} />}
       </ChatSettingsCard>
+      <BackupRestoreCard />
     </SettingsPage>
   );
 }

@@ -8,6 +8,7 @@ import type { HermesClient } from "../api/client.js";
 import { connectPageFrame, type PageScope } from "../plugins/page-bridge.js";
 import { createActionItemsStore, type ActionItemsState } from "./action-items-store.js";
 import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
+import { createBackupsStore, type BackupsState } from "./backups-store.js";
 import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
 import {
   connectChatStores,
@@ -35,6 +36,8 @@ export interface AppStores {
   modelSettings: StoreApi<ModelSettingsState>;
   navigation: StoreApi<NavigationState>;
   plugins: StoreApi<PluginsState>;
+  /** The session store's backups (Settings → Chat). */
+  backups: StoreApi<BackupsState>;
   chat: ChatStores;
   /** Relays one plugin page frame's bridge (docs/contract.md §8); returns the function that stops it. */
   connectPageFrame(frame: HTMLIFrameElement, scope: PageScope): () => void;
@@ -67,6 +70,7 @@ export function createAppStores(client: HermesClient, options: { chat?: ChatStor
     modelSettings: createModelSettingsStore(client),
     navigation: createNavigationStore(),
     plugins: createPluginsStore(client),
+    backups: createBackupsStore(client),
     chat: createChatStores(client, options.chat),
     connectPageFrame: (frame, scope) => connectPageFrame(client, window, frame, scope),
     openPageSession: async (pluginId, sessionId) => {

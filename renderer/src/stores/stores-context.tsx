@@ -3,6 +3,7 @@ import { createContext, useContext, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { AppStores } from "./app-stores.js";
 import type { AuxiliaryState } from "./auxiliary-store.js";
+import type { BackupsState } from "./backups-store.js";
 import type { HostState } from "./host-store.js";
 import type { McpCatalogState } from "./mcp-catalog-store.js";
 import type { McpRequestsState } from "./mcp-requests-store.js";
@@ -43,3 +44,5 @@ export const useMcpRequests = <T,>(selector: (state: McpRequestsState) => T): T 
   useStore(useStores().mcpRequests, selector);
 export const useMcpCatalog = <T,>(selector: (state: McpCatalogState) => T): T =>
   useStore(useStores().mcpCatalog, selector);
+export const useBackups = <T,>(selector: (state: BackupsState) => T): T =>
+  useStore(useStores().backups, selector);

@@ -198,23 +198,24 @@ describe("store faults", () => {
     expect(durableUserMessages(rig.home)).toEqual({ stored: ["Keep me"], logged: [] });
   });
 
-  it("a corrupt store file answers a clear error, is left untouched, and the rest of the host works", async () => {
+  it("a corrupt store file is moved aside with a notice saying where, and chats start on a fresh store", async () => {
     const home = tempHome("hermes-corrupt-");
     try {
       const file = join(home.dir, "sessions.sqlite");
       const garbage = Buffer.from("this is not a sqlite database ".repeat(200));
       writeFileSync(file, garbage);
       rig = await startSessionRig({ home: home.dir });
-      const reply = await rig.call("session.list", {});
-      expect(reply.error?.data.reason).toBe("store_error");
-      expect(reply.error?.message).toMatch(/damaged or is not a SQLite database.*move the file aside/);
-      expect(readFileSync(file).equals(garbage)).toBe(true);
+      expect((await rig.call("session.list", {})).result).toEqual({ sessions: [] });
       const info = (await rig.call("host.info", {})).result;
       expect(info).toMatchObject({ mode: "web" });
-      expect(info.notices).toContainEqual({
-        kind: "session_store",
-        message: expect.stringMatching(/^Chats are unavailable: The session store .* is damaged/),
-      });
+      const notice = info.notices.find((n: any) => n.kind === "session_store");
+      expect(notice.message).toMatch(
+        /^The session store was damaged \(it is not a SQLite database.*\)\. It was moved aside to .*sessions\.sqlite\.corrupt-.* and not deleted; nothing in it could be read/,
+      );
+      const movedTo = /moved aside to (\S+) and not deleted/.exec(notice.message)![1]!;
+      expect(readFileSync(movedTo).equals(garbage)).toBe(true);
+      // The fresh store takes new chats, and the rest of the host works.
+      expect((await rig.call("session.create", { title: "After" })).error).toBeUndefined();
       expect((await rig.call("settings.get", {})).error).toBeUndefined();
     } finally {
       await rig?.dispose();

@@ -1,0 +1,28 @@
+/**
+ * The session store's automatic backups (sessions/store-backups.ts): daily and before every schema
+ * migration, the newest 7 kept in `<data home>/backups/`. Settings → General lists and restores them.
+ */
+import { method, noParams, type EmptyParams } from "../define.js";
+
+export interface BackupView {
+  /** The file's name in the backups folder: what `backups.restore` takes. */
+  name: string;
+  reason: "daily" | "before_migration";
+  createdAt: number;
+  bytes: number;
+}
+
+export const backupMethods = {
+  /** Newest first. */
+  "backups.list": method<EmptyParams, { backups: BackupView[] }>(noParams),
+  /**
+   * Replaces the session store with the backup. The current store is kept aside first (its path is
+   * answered); refused with `conflict` while a reply is being written.
+   */
+  "backups.restore": method<{ name: string }, { restored: string; keptAside: string }>({
+    type: "object",
+    additionalProperties: false,
+    required: ["name"],
+    properties: { name: { type: "string", minLength: 1, maxLength: 300 } },
+  }),
+};
