@@ -451,10 +451,10 @@ export function createHost(options: HostOptions): Host {
     backups,
     async close() {
       warmUp.cancel();
+      idleTasks.stop(); // no new idle run once the host is stopping
       backups.stop();
       await backups.settled();
       await mcp.close();
-      idleTasks.stop(); // no new idle run once the host is stopping
       await plugins.close();
       await pluginRuntime.close();
       await idleTasks.settled();

@@ -64,7 +64,7 @@ export class McpManager {
     this.index = null;
     const blocks = this.deps.settings.get().mcp_servers;
     for (const [id, entry] of [...this.entries]) {
-      if (!(id in blocks)) {
+      if (!Object.hasOwn(blocks, id)) {
         this.entries.delete(id);
         void entry.connection.stop();
         this.deps.events.emit("mcp.changed", null, {});

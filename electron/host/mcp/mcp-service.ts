@@ -269,7 +269,7 @@ export class McpService {
   }
 
   private requireBlock(id: string): void {
-    if (!(id in this.deps.settings.get().mcp_servers)) {
+    if (!Object.hasOwn(this.deps.settings.get().mcp_servers, id)) {
       throw new RpcError("not_found", `No MCP server has the id "${id}".`);
     }
   }
