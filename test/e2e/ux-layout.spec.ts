@@ -45,7 +45,7 @@ test("a long model list scrolls inside its dialog", async ({ page, hermes, fakeP
   await page.goto(hermes.launchUrl);
   await sendMessage(page, "Hi");
   await expect(replies(page).first()).toHaveAttribute("data-status", "complete");
-  await page.getByRole("button", { name: "Model for this chat", exact: true }).click();
+  await page.getByRole("button", { name: /^Model for this chat:/ }).click();
   const dialog = page.getByRole("dialog", { name: "Model for this chat" });
   await dialog.getByRole("combobox", { name: "Model", exact: true }).click();
   const list = dialog.getByRole("listbox", { name: "Models" });

@@ -122,7 +122,9 @@ describe("a failed reply", () => {
       },
     );
     await waitFor(() =>
-      expect(screen.getByRole("button", { name: "Model for this chat" }).textContent).toContain("gone-model"),
+      expect(screen.getByRole("button", { name: /^Model for this chat/ }).textContent).toContain(
+        "gone-model",
+      ),
     );
     fireEvent.click(within(article).getByRole("button", { name: "Choose a model" }));
     const dialog = await screen.findByRole("dialog", { name: "Model for this chat" });
