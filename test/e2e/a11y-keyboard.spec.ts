@@ -46,6 +46,11 @@ test("auxiliary slots with the keyboard alone: pin, Follow base, Reset all to ma
   for (const provider of [main, other, cloud]) await rpc.call("providers.save", provider);
   await rpc.call("model.set", { scope: "main", provider: main.id, model: "fake/chat-small" });
   await rpc.call("plugins.setEnabled", { id: "classifier", enabled: true });
+  // Follow Compression is offered only with llm.task_override (docs/contract.md §6.4).
+  await rpc.call("settings.set", {
+    key: "plugins.entries.classifier",
+    value: { llm: { allow_task_override: true } },
+  });
 
   await page.goto(hermes.launchUrl);
   await page.keyboard.press("Control+Comma");
