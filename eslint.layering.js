@@ -1,10 +1,14 @@
 /**
- * The layering rules (docs/architecture.md, "Layers"), as ESLint import restrictions per folder,
+ * The layering rules (docs/ARCHITECTURE.md, "Layers"). The layer order itself is written once, in
+ * scripts/architecture/layers.mjs; `architecture/layers` fails on any import that points up it and
+ * on any import cycle. Below it, the package rules: ESLint import restrictions per folder,
  * the way VS Code's import patterns do it. They cover package names, `node:*` built-ins and
  * relative paths, and also dynamic `import()` and `require()`, which `no-restricted-imports` does
  * not see. test/host/shell/layering.test.ts feeds each rule a violating file.
  */
 import { builtinModules } from "node:module";
+import { architecture } from "./scripts/architecture/eslint-plugin.mjs";
+import { layeredRoots } from "./scripts/architecture/layers.mjs";
 
 const electronOnlyInShell =
   "Only the Electron shell (electron/main.ts, electron/preload.ts, electron/window-state.ts, electron/plugin-host-utility.ts) may import electron.";
@@ -43,6 +47,12 @@ function restrict({ packages: extraPackages = [], patterns: extraPatterns = [] }
 }
 
 export const layering = [
+  {
+    // The layer order and no cycles, over everything placed in a layer.
+    files: layeredRoots.map((r) => `${r}/**/*.{ts,tsx,js,mjs,cjs}`),
+    plugins: { architecture },
+    rules: { "architecture/layers": "error" },
+  },
   {
     // Everywhere but the shell: no electron.
     files: ["**/*.{ts,tsx,js,mjs,cjs}"],

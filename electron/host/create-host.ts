@@ -15,6 +15,7 @@ import { createMcpHost, type McpHost } from "./mcp/mcp-host.js";
 import { mcpHandlers } from "./mcp/mcp-rpc.js";
 import { createAgentLog, type AgentLog } from "./logging/agent-log.js";
 import { AuxiliaryCaller } from "./llm/auxiliary-call.js";
+import { resolveAuxiliaryRoute } from "./models/auxiliary-route.js";
 import { AuxiliaryTaskRegistry } from "./models/auxiliary-tasks.js";
 import { ModelInfoCache } from "./models/model-capabilities.js";
 import { ModelService } from "./models/model-service.js";
@@ -47,10 +48,13 @@ import { PluginRpcDispatcher } from "./plugins/pages/plugin-rpc-dispatch.js";
 import { pageSessionHandlers } from "./plugins/pages/page-session-rpc.js";
 import { PageSessions } from "./plugins/pages/page-sessions.js";
 import { ToolRegistry } from "./plugins/tool-registry.js";
+import { estimateTokens } from "./sessions/compaction.js";
 import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
 import { StoreBackups } from "./sessions/store-backups.js";
 import { StoreHandle } from "./sessions/store-handle.js";
+import { runToolCall } from "./sessions/tool-dispatch.js";
+import { runToolLoop } from "./sessions/tool-loop.js";
 import type { Usage } from "./llm/usage.js";
 import { warmUpHttpFetch } from "./llm/http-fetch.js";
 import { scheduleWarmUp } from "./warm-up.js";
@@ -307,8 +311,7 @@ export function createHost(options: HostOptions): Host {
     modelInfo,
     leases,
     auxiliary: new AuxiliaryCaller({
-      settings,
-      registry: auxiliaryTasks,
+      routeFor: (task) => resolveAuxiliaryRoute(task, settings.get(), auxiliaryTasks),
       engine,
       hooks,
       bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
@@ -321,6 +324,11 @@ export function createHost(options: HostOptions): Host {
     engine,
     hooks,
     tools,
+    loop: {
+      run: runToolLoop,
+      runTool: (call, scope) => runToolCall({ hooks, tools }, call, scope),
+      estimateTokens,
+    },
     leases,
     slots: auxiliaryTasks,
     settings,

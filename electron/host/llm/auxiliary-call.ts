@@ -4,19 +4,25 @@
  * and `pluginId`; usage billed to the session under the slot's category. The body is the side
  * task's own — a conversation's temperature or reasoning settings never reach it.
  */
-import type { Settings } from "../config/config-schema.js";
-import { resolveSlot, routeOf } from "../models/auxiliary-route.js";
-import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
-import type { HookRegistry } from "../plugins/hook-registry.js";
+import type { HookPayloads } from "../../../plugins/sdk/types.js";
 import type { ChatEngine, ChatOutcome } from "./chat-engine.js";
 import type { ChatBody } from "./chat-request.js";
+import type { Route } from "./route.js";
 import type { Usage } from "./usage.js";
 
+/** The hooks fired around the call; the plugin runtime's HookRegistry is one. */
+export interface AuxiliaryCallHooks {
+  fire<H extends "pre_auxiliary_call" | "post_auxiliary_call">(
+    name: H,
+    payload: HookPayloads[H],
+  ): Promise<unknown>;
+}
+
 export interface AuxiliaryCallDeps {
-  settings: { get(): Settings };
-  registry: AuxiliaryTaskRegistry;
+  /** The slot's route, resolved from the settings of this moment (models/auxiliary-route.ts). */
+  routeFor(task: string): Route;
   engine: Pick<ChatEngine, "complete">;
-  hooks: Pick<HookRegistry, "fire">;
+  hooks: AuxiliaryCallHooks;
   /** Bills usage to a session; a failure to bill never fails the call. */
   bill: (sessionId: string, category: string, usage: Usage) => void;
 }
@@ -39,8 +45,7 @@ export class AuxiliaryCaller {
   constructor(private readonly deps: AuxiliaryCallDeps) {}
 
   async complete(scope: AuxiliaryCallScope, body: ChatBody): Promise<AuxiliaryOutcome> {
-    const settings = this.deps.settings.get();
-    const route = routeOf(settings, resolveSlot(scope.task, settings, this.deps.registry));
+    const route = this.deps.routeFor(scope.task);
     const hookScope = {
       ...(scope.sessionId !== undefined && { sessionId: scope.sessionId }),
       ...(scope.gatewaySessionKey !== undefined && { gatewaySessionKey: scope.gatewaySessionKey }),

@@ -5,6 +5,7 @@
  */
 import type { AuxiliaryTaskConfig, SettingsDocument } from "../config/config-schema.js";
 import type { SettingsStore } from "../config/settings-store.js";
+import { checkBaseUrl } from "./base-url.js";
 import { findProviderId } from "../llm/route.js";
 import { ModelInputError } from "./model-errors.js";
 import {
@@ -17,7 +18,6 @@ import {
 } from "../rpc/methods/model.js";
 import { auxiliaryRows } from "./auxiliary-rows.js";
 import type { AuxiliaryTaskRegistry } from "./auxiliary-tasks.js";
-import { checkBaseUrl } from "../providers/provider-fields.js";
 import { stalePins } from "./stale-pins.js";
 
 const routeKeys = ["provider", "model", "base_url"] as const;

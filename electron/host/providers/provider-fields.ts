@@ -3,6 +3,7 @@
  * naming the field (`name`, `base_url`, `key_env`) with a sentence that says what to fix; the form
  * shows it under that field. A new provider's id is derived here from its name.
  */
+import { checkBaseUrl } from "../models/base-url.js";
 import { ModelInputError } from "../models/model-errors.js";
 import type { ProvidersSaveParams } from "../rpc/methods/providers.js";
 import { isValidProviderId, slugifyProviderId } from "../rpc/provider-id.js";
@@ -45,27 +46,4 @@ export function checkProviderFields(
     );
   }
   return { id, name, base_url, key_env: keyEnv };
-}
-
-/** `naming`: where the URL is not a form field of its own (model.set), the messages name the key. */
-export function checkBaseUrl(raw: string, naming: "field" | "key" = "field"): string {
-  const fail = (message: string) =>
-    new ModelInputError(naming === "key" ? `base_url: ${message}` : message, "base_url");
-  const text = raw.trim();
-  if (!text) throw fail("Enter the endpoint's base URL, e.g. https://host/v1.");
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw fail(
-      `"${text}" is not a URL. Use a full URL that starts with http:// or https://, e.g. https://host/v1.`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw fail("Use a full URL that starts with http:// or https://.");
-  }
-  if (url.username || url.password) {
-    throw fail("The URL must not hold credentials; put the key in the API key field.");
-  }
-  return url.toString().replace(/\/+$/, "");
 }

@@ -1,5 +1,5 @@
 /**
- * One fork's run (docs/contract.md §7.4) on the shared agent loop (sessions/tool-loop.ts), with a driver that
+ * One fork's run (docs/contract.md §7.4) on the shared agent loop (fork-loop.ts), with a driver that
  * keeps the conversation in memory: nothing reaches the transcript. Each request goes to one route
  * (no fallback), wrapped in `pre_auxiliary_call`/`post_auxiliary_call` with `auxTask:
  * "plugin_fork"` (never the turn-scoped API hooks), billed as `plugin_fork:<id>` and charged to the
@@ -13,16 +13,16 @@ import type { ChatBody, ChatMessage, ToolCall } from "../../llm/chat-request.js"
 import type { ChatEngine } from "../../llm/chat-engine.js";
 import type { Route } from "../../llm/route.js";
 import type { Usage } from "../../llm/usage.js";
-import { estimateTokens } from "../../sessions/compaction.js";
-import { runToolCall, type ToolRun } from "../../sessions/tool-dispatch.js";
-import { runToolLoop, type LoopDriver } from "../../sessions/tool-loop.js";
 import type { HookRegistry } from "../hook-registry.js";
 import type { ToolRegistry } from "../tool-registry.js";
+import type { ForkLoop, ForkLoopDriver, ForkToolRun } from "./fork-loop.js";
 
 export interface ForkRunDeps {
   engine: Pick<ChatEngine, "stream" | "redact">;
   hooks: HookRegistry;
   tools: ToolRegistry;
+  /** The agent loop (the chats'), passed in: sessions stand above the plugin runtime. */
+  loop: ForkLoop;
   /** Bills one request's usage to the session and the plugin's day; never throws. */
   charge(usage: Usage): void;
 }
@@ -51,8 +51,8 @@ export interface ForkRunResult {
   error?: string;
 }
 
-const bodyTokens = (body: ChatBody): number =>
-  estimateTokens(body.messages) + (body.tools ? Math.ceil(JSON.stringify(body.tools).length / 4) : 0);
+const bodyTokens = (loop: ForkLoop, body: ChatBody): number =>
+  loop.estimateTokens(body.messages) + (body.tools ? Math.ceil(JSON.stringify(body.tools).length / 4) : 0);
 
 export async function runFork(deps: ForkRunDeps, spec: ForkRunSpec): Promise<ForkRunResult> {
   const { pluginId, sessionId, gatewaySessionKey, signal } = spec;
@@ -62,12 +62,12 @@ export async function runFork(deps: ForkRunDeps, spec: ForkRunSpec): Promise<For
   let exhausted = false;
   const hookScope = { sessionId, gatewaySessionKey, auxTask: "plugin_fork", pluginId };
 
-  const driver: LoopDriver = {
+  const driver: ForkLoopDriver = {
     async prepare() {
       if (signal.aborted) return null;
       // The first body is the turn's own object, so its bytes are the turn's; later ones extend it.
       const body: ChatBody = totals.requests === 0 ? spec.body : { ...spec.body, messages: [...messages] };
-      if (totals.inputTokens + bodyTokens(body) > spec.inputBudget) {
+      if (totals.inputTokens + bodyTokens(deps.loop, body) > spec.inputBudget) {
         exhausted = true;
         return null;
       }
@@ -78,7 +78,7 @@ export async function runFork(deps: ForkRunDeps, spec: ForkRunSpec): Promise<For
       totals.requests += 1;
       try {
         const outcome = await deps.engine.stream(spec.route, body, { signal });
-        totals.inputTokens += outcome.usage.inputTokens || bodyTokens(body);
+        totals.inputTokens += outcome.usage.inputTokens || bodyTokens(deps.loop, body);
         totals.outputTokens += outcome.usage.outputTokens;
         deps.charge(outcome.usage);
         await deps.hooks.fire("post_auxiliary_call", { ...hookScope, usage: outcome.usage });
@@ -89,12 +89,12 @@ export async function runFork(deps: ForkRunDeps, spec: ForkRunSpec): Promise<For
         return { kind: "ok", text: outcome.text, toolCalls: outcome.toolCalls, route: spec.route };
       } catch (error) {
         // Counted as sent: a failed request still reached the provider (or tried to).
-        totals.inputTokens += bodyTokens(body);
+        totals.inputTokens += bodyTokens(deps.loop, body);
         if (signal.aborted) return { kind: "stopped", text: "" };
         return { kind: "error", error: error instanceof Error ? error.message : String(error), text: "" };
       }
     },
-    async runTool(call: ToolCall): Promise<ToolRun> {
+    async runTool(call: ToolCall): Promise<ForkToolRun> {
       const name = call.function.name;
       const owner = deps.tools.get(name)?.pluginId;
       if (!spec.allowedTools.includes(name) || owner !== pluginId) {
@@ -105,14 +105,14 @@ export async function runFork(deps: ForkRunDeps, spec: ForkRunSpec): Promise<For
         };
       }
       spec.onAction(name);
-      return runToolCall(deps, call, { sessionId, gatewaySessionKey, signal, turnOrigin });
+      return deps.loop.runTool(call, { sessionId, gatewaySessionKey, signal, turnOrigin });
     },
     recordTool(call, run) {
       messages.push({ role: "tool", content: deps.engine.redact(run.content), tool_call_id: call.id });
     },
   };
 
-  const loop = await runToolLoop(driver, { maxIterations: spec.maxIterations, signal });
+  const loop = await deps.loop.run(driver, { maxIterations: spec.maxIterations, signal });
   const base = { ...totals };
   if (exhausted) return { ...base, outcome: "budget_exhausted", result: null };
   switch (loop.status) {

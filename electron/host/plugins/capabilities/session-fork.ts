@@ -17,10 +17,10 @@ import type { AgentLog } from "../../logging/agent-log.js";
 import { resolveAuxiliaryRoute } from "../../models/auxiliary-route.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { contextWindowOf, type ModelInfoCache } from "../../models/model-capabilities.js";
-import type { BackgroundWork } from "../../sessions/background-work.js";
 import type { PluginBudgets } from "../plugin-budget.js";
 import type { ForkStart, ForkState } from "../runtime/boundary.js";
 import { parseForkArgs, type ForkArgs } from "./fork-options.js";
+import type { ForkBackgroundWork } from "./fork-loop.js";
 import { runFork, type ForkRunDeps } from "./fork-run.js";
 import { routeIdentity, sameRoute, type Lease, type SideQuestionLeases } from "./side-question-lease.js";
 
@@ -33,7 +33,7 @@ export interface ForkServiceDeps extends Omit<ForkRunDeps, "charge"> {
   settings: { get(): Settings };
   budgets: Pick<PluginBudgets, "check" | "spend">;
   bill(sessionId: string, category: string, usage: Usage): void;
-  backgroundWork: BackgroundWork;
+  backgroundWork: ForkBackgroundWork;
   /** The route the session's next turn would take now; null once the session is gone. */
   currentRoute(sessionId: string): Route | null;
   /** The text of the turn's final reply ("" when it had none). */

@@ -1,0 +1,74 @@
+/**
+ * ESLint's side of the layer order (scripts/architecture/layers.mjs): `architecture/layers` reports
+ * every import that points up the layers (or out of a layer's `mayImport`) and every import that
+ * closes a cycle of files. Cycles need the whole graph, so it is read from disk once per ESLint run
+ * (scripts/architecture/import-graph.mjs); a file's own imports are checked from the text linted.
+ */
+import {
+  buildGraph,
+  importCycles,
+  layerOf,
+  layerViolation,
+  repoRelative,
+  resolveImport,
+} from "./import-graph.mjs";
+
+const cyclesByRoot = new Map();
+
+/** file → the cycle it stands in (its members and one loop), for the tree under root. */
+function cyclesOf(root) {
+  let found = cyclesByRoot.get(root);
+  if (!found) {
+    found = new Map();
+    for (const cycle of importCycles(buildGraph(root))) for (const f of cycle.members) found.set(f, cycle);
+    cyclesByRoot.set(root, found);
+  }
+  return found;
+}
+
+const layersRule = {
+  meta: {
+    type: "problem",
+    docs: {
+      description: "Imports follow the layer order of scripts/architecture/layers.mjs and form no cycle.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = repoRelative(root, context.filename);
+    if (!layerOf(file)) return {};
+    const check = (node, source) => {
+      if (!source || typeof source.value !== "string") return;
+      const to = resolveImport(root, file, source.value);
+      if (!to) return;
+      const why = layerViolation(file, to);
+      if (why) context.report({ node, message: why });
+      const cycle = cyclesOf(root).get(file);
+      if (cycle && cycle.members.includes(to)) {
+        context.report({
+          node,
+          message:
+            `Import cycle: ${cycle.loop.join(" → ")}. Move what both need into one of them (or below both), ` +
+            `or let one own an interface the other fills in.`,
+        });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source.type === "Literal" ? node.source : null),
+      CallExpression: (node) => {
+        if (
+          node.callee.type === "Identifier" &&
+          node.callee.name === "require" &&
+          node.arguments[0]?.type === "Literal"
+        )
+          check(node, node.arguments[0]);
+      },
+    };
+  },
+};
+
+export const architecture = { meta: { name: "architecture" }, rules: { layers: layersRule } };
