@@ -499,7 +499,8 @@ beforeAll(async () => {
       ...["throw", "reject", "hang"].map((mode) => ({ id: `reg-${mode}`, source: registerSource(mode) })),
     ],
     defaultReply: answer,
-    pluginTimings: { registerTimeoutMs: 10_000 },
+    pluginTimings: { registerTimeoutMs: 2_000 },
+    pumpStart: true,
     configure: (doc) => {
       doc.providers!.main!.models = { "fake/chat-tiny": { context_window: 1_000 } };
       doc.auxiliary = {
