@@ -4,6 +4,8 @@
 //   trust-property  10,000 generated ctx.llm calls and 10,000 side-question/fork token checks
 //   restart-storm   1,000 calls to a plugin that crashes on each; a steady plugin's median latency
 //                   beside the storm within 1.2x its unloaded median
+//   fault-matrix    every provider fault × every step that calls a provider, every plugin fault ×
+//                   every entry point: a clear error, another chat served, nothing lost, none busy
 // `npm run test:stress -- NAME…` runs only those suites. Exit 1 when a suite fails or misses a target.
 // Like `npm test`, without a session bus it re-runs itself under dbus-run-session with a throwaway
 // unlocked gnome-keyring (the plugin rigs use the real keychain).
@@ -96,6 +98,25 @@ const suites = [
             .join(", ")}`,
           `found: ${fmt(r.userRestarts)} stops after 3 crashes (each followed by Restart), at most ${r.maxAutomaticRestarts} automatic restarts in a row, ${fmt(r.automaticRestartsChecked)} automatic restarts checked against their backoff, ${fmt(r.backoffViolations)} too early`,
           `steady plugin: ${fmt(r.steadyCalls.unloaded)} calls unloaded (median ${ms(r.steadyMs.unloaded.p50)}, p95 ${ms(r.steadyMs.unloaded.p95)}), ${fmt(r.steadyCalls.beside)} beside the storm (median ${ms(r.steadyMs.beside.p50)}, p95 ${ms(r.steadyMs.beside.p95)}): median ratio ${ratio.toFixed(2)}x (target <= ${STORM_LATENCY_RATIO}x), p95 ratio ${r.ratioP95.toFixed(2)}x (not judged)`,
+        ],
+        misses,
+      };
+    },
+  },
+  {
+    name: "fault-matrix",
+    file: "test/host/stress/fault-matrix.test.ts",
+    summarize(r) {
+      const expected = r.providerFaults * r.steps + r.pluginFaults * r.entryPoints;
+      const misses =
+        r.cells === expected
+          ? []
+          : [`${fmt(r.cells)} cells passed of the ${fmt(expected)} the tables generate`];
+      return {
+        lines: [
+          `tried ${fmt(r.providerCells)} provider cells (${r.providerFaults} faults × ${r.steps} steps) and ${fmt(r.pluginCells)} plugin cells (${r.pluginFaults} faults × ${r.entryPoints} entry points)`,
+          `found: every cell a clear error naming what failed (those shown to a person also say what to do); ${fmt(r.bystanderTurns)} other chats' turns completed beside the faults; ${fmt(r.messagesChecked)} saved-message checks, none lost; no turn left busy`,
+          `errors that name the failure but give no advice (log lines and plugin errors, not judged): ${fmt(r.logOnlyWithoutAdvice.length)}`,
         ],
         misses,
       };

@@ -174,6 +174,7 @@ export class ChatEngine {
     let finishReason: string | null = null;
     let model = route.model;
     const calls: { id: string; name: string; arguments: string }[] = [];
+    const stream = { done: false };
     try {
       const sending = options.whileInFlight ? whenSent(chatCompletionsURL(route.baseURL)) : null;
       // The raw response, read by our own SSE reader (sse-reader.ts says why); a refusal (4xx/5xx)
@@ -202,7 +203,7 @@ export class ChatEngine {
       }
       const response = await request;
       // An abort mid-stream ends this loop with an AbortError, met below; `stopped` tells it apart.
-      for await (const batch of readChatChunks(response)) {
+      for await (const batch of readChatChunks(response, stream)) {
         kick();
         // One network read's deltas leave as one piece: a single redaction scan and one hand-over.
         let content = "";
@@ -236,8 +237,20 @@ export class ChatEngine {
     release(shown.flush());
     if (idle && !options.signal?.aborted) {
       throw new ProviderRequestError(
-        `${route.providerName} stopped sending for ${Math.round(idleMs / 1000)} s; the reply so far is kept.`,
+        `${route.providerName} stopped sending for ${Math.round(idleMs / 1000)} s; the reply so far is kept. ` +
+          "Send your message again to retry, or pick another model if it keeps happening.",
         "timeout",
+        route.providerId,
+        null,
+      );
+    }
+    // A body that ended with neither a finish reason nor `[DONE]` was cut short (a proxy, a crash
+    // upstream): what came is kept, but it is no complete reply.
+    if (!options.signal?.aborted && finishReason === null && !stream.done) {
+      throw new ProviderRequestError(
+        `${route.providerName}'s reply ended before it was finished (the stream stopped without saying it was done); ` +
+          "the reply so far is kept. Send your message again to retry.",
+        "connection",
         route.providerId,
         null,
       );

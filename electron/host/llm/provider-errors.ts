@@ -6,13 +6,13 @@ const statusHints: Record<number, string> = {
   401: "the API key was not accepted; check the key in Settings → Providers",
   403: "the API key is not allowed to do this",
   404: "the address was not found; check the base URL (it usually ends in /v1)",
-  408: "the provider timed out",
+  408: "the provider timed out; try again in a moment",
   413: "the request is too large for this provider",
   429: "the provider is rate limiting you or your credit ran out; wait a moment or add credit",
-  500: "the provider had an internal error",
-  502: "the provider's gateway failed",
-  503: "the provider is overloaded or down",
-  504: "the provider's gateway timed out",
+  500: "the provider had an internal error; try again in a moment, or add a fallback provider in Settings → Providers",
+  502: "the provider's gateway failed; try again in a moment, or add a fallback provider in Settings → Providers",
+  503: "the provider is overloaded or down; try again in a moment, or add a fallback provider in Settings → Providers",
+  504: "the provider's gateway timed out; try again in a moment, or add a fallback provider in Settings → Providers",
 };
 
 const messageOf = (err: InstanceType<typeof OpenAI.APIError>): string => {
@@ -31,7 +31,8 @@ export function describeProviderError(err: unknown, providerName: string, baseUR
   }
   if (err instanceof OpenAI.APIError && typeof err.status === "number") {
     const hint =
-      statusHints[err.status] ?? (err.status >= 500 ? "the provider had an error" : "the request failed");
+      statusHints[err.status] ??
+      (err.status >= 500 ? "the provider had an error; try again in a moment" : "the request failed");
     const detail = messageOf(err);
     return `${providerName} answered ${err.status}: ${hint}.${detail ? ` It said: "${detail.slice(0, 300)}"` : ""}`;
   }

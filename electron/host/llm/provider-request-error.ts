@@ -90,7 +90,7 @@ export function toProviderRequestError(err: unknown, route: Route): ProviderRequ
     // A mid-stream `error` frame or an unparseable stream: the SDK raises an APIError without status.
     const detail = typeof body.message === "string" ? body.message : err.message;
     return new ProviderRequestError(
-      `${name} broke off the reply with an error: ${detail}`,
+      `${name} broke off the reply with an error: ${detail}. Send your message again to retry.`,
       /parse|JSON/i.test(err.message) ? "malformed" : "http",
       route.providerId,
       null,
@@ -107,7 +107,7 @@ export function toProviderRequestError(err: unknown, route: Route): ProviderRequ
   const message = err instanceof Error ? err.message : String(err);
   if (/terminated|socket|ECONNRESET|premature close|other side closed/i.test(message)) {
     return new ProviderRequestError(
-      `The connection to ${name} dropped before the reply finished (${message}).`,
+      `The connection to ${name} dropped before the reply finished (${message}). Send your message again to retry; check your network if it keeps happening.`,
       "connection",
       route.providerId,
       null,

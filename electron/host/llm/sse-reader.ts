@@ -99,16 +99,22 @@ export class SSEChunkParser {
 /**
  * The chunks of a streamed response, a batch per network read (never an empty batch). Leaving the
  * loop early cancels the body; an abort of the request ends it with the fetch's AbortError.
+ * `seen.done` is set once the stream's `[DONE]` came (a body cut short never says it).
  */
-export async function* readChatChunks(response: Response): AsyncGenerator<ChatChunk[]> {
+export async function* readChatChunks(
+  response: Response,
+  seen: { done: boolean } = { done: false },
+): AsyncGenerator<ChatChunk[]> {
   if (!response.body) throw new TypeError("the provider's streamed response has no body");
   const parser = new SSEChunkParser(response.headers);
   const decoder = new TextDecoder();
   for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
     const batch = parser.push(decoder.decode(bytes, { stream: true }));
+    seen.done = parser.done;
     if (batch.length) yield batch;
   }
   const last = parser.push(decoder.decode());
   last.push(...parser.end());
+  seen.done = parser.done;
   if (last.length) yield last;
 }

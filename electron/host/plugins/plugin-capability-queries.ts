@@ -16,14 +16,26 @@ export class PluginCapabilityQueries {
 
   /** Whether the plugin is loaded and holds the capability now (grants read at each use). */
   holds(id: string, capability: CapabilityId): boolean {
-    const record = this.catalog.get(id);
-    if (!record || record.status !== "loaded" || record.found.kind !== "valid") return false;
-    return isCapabilityGranted(capability, record.found.manifest.capabilities, this.catalog.entry(id));
+    return this.holdsWith(id, capability, (pluginId) => this.catalog.entry(pluginId));
   }
 
-  /** Whether any loaded plugin holds one of the capabilities (docs/contract.md §7.3: is a token worth issuing). */
+  /**
+   * Whether any loaded plugin holds one of the capabilities (docs/contract.md §7.3: is a token worth
+   * issuing). Asked after every turn: the settings are read once, not once per plugin.
+   */
   anyHolds(capabilities: readonly CapabilityId[]): boolean {
-    return this.catalog.ids().some((id) => capabilities.some((c) => this.holds(id, c)));
+    const entry = this.catalog.entryDocuments();
+    return this.catalog.ids().some((id) => capabilities.some((c) => this.holdsWith(id, c, entry)));
+  }
+
+  private holdsWith(
+    id: string,
+    capability: CapabilityId,
+    entry: (id: string) => ReturnType<PluginCatalog["entry"]>,
+  ): boolean {
+    const record = this.catalog.get(id);
+    if (!record || record.status !== "loaded" || record.found.kind !== "valid") return false;
+    return isCapabilityGranted(capability, record.found.manifest.capabilities, entry(id));
   }
 
   /** The capabilities the plugin's manifest declares now (unknown ids already dropped). */

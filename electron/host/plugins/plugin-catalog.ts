@@ -95,6 +95,12 @@ export class PluginCatalog {
     return this.options.settings.document().plugins?.entries?.[id];
   }
 
+  /** Every plugin's `plugins.entries.<id>` block from one read of the settings (a question about all plugins). */
+  entryDocuments(): (id: string) => PluginEntryDocument | undefined {
+    const entries = this.options.settings.document().plugins?.entries ?? {};
+    return (id) => (Object.hasOwn(entries, id) ? entries[id] : undefined);
+  }
+
   /** Whether `plugins.enabled` / `plugins.disabled` want it loaded (nothing is, once closed). */
   wanted(id: string): boolean {
     const { enabled, disabled } = this.options.settings.get().plugins;

@@ -106,6 +106,19 @@ describe("provider faults", () => {
     expect(finished.error).toBe(reply.meta.error);
   });
 
+  it("a stream cut short (no finish reason, no [DONE]) keeps the partial reply, marked as an error, never as complete", async () => {
+    rig = await startSessionRig();
+    rig.main.fault({ kind: "truncate", afterChunks: 3 });
+    rig.main.enqueue("one two three four five");
+    const { sessionId } = await rig.ok("session.create", { title: "Cut short" });
+    const { turnId } = await rig.ok("session.send", { sessionId, text: "Count" });
+    await rig.idle(sessionId);
+    const reply = await lastReply(rig, sessionId);
+    expect(reply).toMatchObject({ content: "one two ", status: "error" });
+    expect(reply.meta.error).toMatch(/Main's reply ended before it was finished.*Send your message again/);
+    expect(rig.events("session.turn.finished", sessionId)[0]).toMatchObject({ turnId, status: "error" });
+  });
+
   it("a provider that is down gives a plain error and an intact session", async () => {
     rig = await startSessionRig({
       configure: (doc) =>
