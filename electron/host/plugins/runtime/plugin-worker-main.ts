@@ -6,12 +6,13 @@
  * that replaces `JSON`, `Array.prototype.map` or `fetch` only changes its own worker.
  */
 import type { getHeapStatistics as GetHeapStatistics } from "node:v8";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { RegisterFn } from "../../../../plugins/sdk/types.js";
 import type { CtxCalls, Frame, PluginCalls, WorkerBoot } from "./boundary.js";
 import { DoorbellReceiver } from "./doorbell.js";
 import { Endpoint } from "./endpoint.js";
 import { loadPluginModule } from "./plugin-module.js";
+import { assertWorkerConfined } from "./worker-confinement.js";
 import { createWorkerCtx, type WorkerCtx } from "./worker-ctx.js";
 
 class PluginLoadError extends Error {
@@ -20,6 +21,13 @@ class PluginLoadError extends Error {
 
 const port = parentPort;
 if (!port) throw new Error("plugin-worker-main runs only as a worker");
+// Before anything else: no permission model, no plugin (the plugin host reports the refusal).
+assertWorkerConfined({
+  permission: (process as { permission?: { has(scope: string, reference?: string): boolean } }).permission,
+  data: workerData,
+  cwd: process.cwd(),
+  ownDir: __dirname,
+});
 const post = port.postMessage.bind(port);
 const MB = 1024 * 1024;
 
