@@ -1,13 +1,12 @@
 /**
- * Node's permission flags for the plugin host (docs/contract.md §5.4), in the two places they can
- * be given: on the plugin host process (`node --permission …`: the process and every worker in it
- * are confined) or on each plugin's worker (`new Worker(file, { execArgv })`: that worker alone is
- * confined; the plugin host's main thread, our code, is not). The second is how the packaged app
- * confines plugins, because Electron's utility process does not apply process-level permission
- * flags (README, "Plugins in the packaged app").
+ * Node's permission flags for the plugin host (docs/contract.md §5.4). Each plugin's worker gets
+ * them in its own `execArgv` (`new Worker(file, { execArgv })`: that worker alone is confined), and
+ * the plugin host process may get them on its command line as well (`node --permission …`: its
+ * main thread, our code, is confined too). Electron's utility process ignores process-level flags
+ * (README, "Plugins in the packaged app"), so there the workers' own flags are what confines.
  */
 
-/** Where plugins run confined: the whole plugin host process, or each plugin's worker. */
+/** Where the model is switched on besides each worker: the whole plugin host process too, or not. */
 export type Confinement = "process" | "worker";
 
 /** What a plugin may touch: read the plugin host's code, the plugin folders and the SDK; write the data folders. */
@@ -39,17 +38,18 @@ function grantFlags(grants: PluginGrants): string[] {
 
 /**
  * For the plugin host process: reads and writes as granted, and workers (it starts one per
- * plugin; they stay under the process's model whatever their own options say). Child processes,
- * native addons and WASI stay refused because their `--allow-*` flags are never given.
+ * plugin, each with the flags below). Child processes, native addons and WASI stay refused
+ * because their `--allow-*` flags are never given.
  */
 export function processPermissionFlags(grants: PluginGrants, nodeVersion?: string): string[] {
   return [permissionFlag(nodeVersion), ...grantFlags(grants), "--allow-worker", "--no-warnings"];
 }
 
 /**
- * For one plugin's worker when the process itself is not confined: the same reads and writes,
- * and no `--allow-worker`: a worker the plugin started could name its own `execArgv` (none) and
- * run unconfined, so a confined worker must not start workers at all.
+ * For each plugin's worker: the same reads and writes, and no `--allow-worker`. A worker's
+ * `execArgv` replaces the process's, so a worker the plugin started with `execArgv: []` would run
+ * outside the model even inside a confined process (Node 20 and 24): a plugin must not start
+ * workers at all.
  */
 export function workerPermissionFlags(grants: PluginGrants, nodeVersion?: string): string[] {
   return [permissionFlag(nodeVersion), ...grantFlags(grants), "--no-warnings"];

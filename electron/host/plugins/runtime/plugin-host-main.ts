@@ -20,7 +20,7 @@ import {
   parseChannelKey,
   SealedChannel,
 } from "./sealed-channel.js";
-import { NOT_CONFINED, type WorkerConfinementData } from "./worker-confinement.js";
+import { NOT_CONFINED } from "./worker-confinement.js";
 
 // CommonJS (scripts/build-bundles.mjs): cheaper to start than an ES module entry.
 const workerFile = new URL("./plugin-worker.cjs", import.meta.url);
@@ -40,7 +40,9 @@ let launch: PluginHostArgs;
 try {
   launch = parsePluginHostArgs(process.argv.slice(2));
 } catch (error) {
-  process.stderr.write(`The plugin host was started with bad launch arguments: ${(error as Error).message}.\n`);
+  process.stderr.write(
+    `The plugin host was started with bad launch arguments: ${(error as Error).message}.\n`,
+  );
   process.exit(1);
 }
 
@@ -48,8 +50,10 @@ try {
 // it) must not run plugins with the app's own rights.
 const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } })
   .permission;
-const processConfined = !!permission && !permission.has("child") && !permission.has("fs.write", "/");
-if (launch.confinement === "process" && !processConfined) {
+if (
+  launch.confinement === "process" &&
+  (!permission || permission.has("child") || permission.has("fs.write", "/"))
+) {
   process.stderr.write(
     "The plugin host runs only under Node's permission model (--permission / --experimental-permission); it was started without it, so no plugin is run.\n",
   );
@@ -57,22 +61,23 @@ if (launch.confinement === "process" && !processConfined) {
 }
 
 /**
- * Each worker's own permission flags when this process is not confined, spelt for this runtime.
+ * Every worker gets its own permission flags, spelt for this runtime, whether or not this process
+ * is confined: a worker's `execArgv` replaces the process's, and with `--allow-worker` a plugin
+ * could start a worker of its own with `execArgv: []`, which would run outside the model (Node 20
+ * and 24 alike). So a plugin's worker is confined by its own flags, and they never allow workers.
+ *
  * A worker under the model may also read what lies under the working directory (Node ≥ 22 grants
  * a worker's missing entry point, the empty path, which resolves to it), so the working directory
  * is this process's own code folder, which every worker may read anyway.
  */
-const workerExecArgv = processConfined ? undefined : workerPermissionFlags(launch.grants);
-const workerData: WorkerConfinementData = { confinement: processConfined ? "process" : "worker" };
-if (workerExecArgv) {
-  try {
-    process.chdir(path.dirname(fileURLToPath(workerFile)));
-  } catch (error) {
-    process.stderr.write(
-      `The plugin host could not move into its own folder (${(error as Error).message}), so no plugin is run.\n`,
-    );
-    process.exit(EXIT_NO_PERMISSION_MODEL);
-  }
+const workerExecArgv = workerPermissionFlags(launch.grants);
+try {
+  process.chdir(path.dirname(fileURLToPath(workerFile)));
+} catch (error) {
+  process.stderr.write(
+    `The plugin host could not move into its own folder (${(error as Error).message}), so no plugin is run.\n`,
+  );
+  process.exit(EXIT_NO_PERMISSION_MODEL);
 }
 
 /**
@@ -149,8 +154,7 @@ const SPARE_IDLE_MS = 30_000;
 
 function newWorker(heapMb: number): Worker {
   return new Worker(workerFile, {
-    ...(workerExecArgv && { execArgv: workerExecArgv }),
-    workerData,
+    execArgv: workerExecArgv,
     env: {},
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
     stdout: false,
@@ -195,7 +199,12 @@ function start(pluginId: string, heapMb: number, init: WorkerInit): void {
     if (workers.get(pluginId) !== running) return; // replaced or stopped on purpose
     workers.delete(pluginId);
     const refused = failure?.code === NOT_CONFINED;
-    send({ kind: "exited", pluginId, reason: describeExit(code, failure, heapMb), ...(refused && { refused }) });
+    send({
+      kind: "exited",
+      pluginId,
+      reason: describeExit(code, failure, heapMb),
+      ...(refused && { refused }),
+    });
   };
   worker.on("exit", exited);
   // Queued until the worker listens: its first message says which plugin it runs.

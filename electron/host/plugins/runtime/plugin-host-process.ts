@@ -38,6 +38,8 @@ export interface PluginHostLaunch {
   writePaths: readonly string[];
   /** The Node binary; the desktop shell may pass Electron's with ELECTRON_RUN_AS_NODE in `env`. */
   execPath?: string;
+  /** The version of the Node at `execPath` when it is not this one (its permission flag's spelling). */
+  nodeVersion?: string;
   env?: Record<string, string>;
   /** How long the process may take to say it is ready. */
   readyTimeoutMs?: number;
@@ -156,7 +158,7 @@ export function pluginGrants(launch: PluginHostLaunch): PluginGrants {
 }
 
 /** The plugin host process's own flags: the permission model's when it confines the process, else none. */
-export function permissionFlags(launch: PluginHostLaunch, nodeVersion?: string): string[] {
+export function permissionFlags(launch: PluginHostLaunch, nodeVersion = launch.nodeVersion): string[] {
   if (launch.confinement === "worker") return [];
   return processPermissionFlags(pluginGrants(launch), nodeVersion);
 }

@@ -20,7 +20,7 @@ export interface PluginRuntimeOptions {
   clock: Clock;
   heartbeat?: HeartbeatOptions;
   bundle?: PluginHostBundle;
-  launch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn" | "confinement">;
+  launch?: Pick<PluginHostLaunch, "execPath" | "nodeVersion" | "env" | "spawn" | "confinement">;
   onStderr?(line: string): void;
 }
 

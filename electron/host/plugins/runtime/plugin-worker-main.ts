@@ -6,7 +6,7 @@
  * that replaces `JSON`, `Array.prototype.map` or `fetch` only changes its own worker.
  */
 import type { getHeapStatistics as GetHeapStatistics } from "node:v8";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import type { RegisterFn } from "../../../../plugins/sdk/types.js";
 import type { CtxCalls, Frame, PluginCalls, WorkerBoot } from "./boundary.js";
 import { DoorbellReceiver } from "./doorbell.js";
@@ -24,7 +24,6 @@ if (!port) throw new Error("plugin-worker-main runs only as a worker");
 // Before anything else: no permission model, no plugin (the plugin host reports the refusal).
 assertWorkerConfined({
   permission: (process as { permission?: { has(scope: string, reference?: string): boolean } }).permission,
-  data: workerData,
   cwd: process.cwd(),
   ownDir: __dirname,
 });

@@ -1,19 +1,13 @@
 /**
  * A plugin's worker checks, before any plugin code can run, that Node's permission model confines
- * it (docs/contract.md §5.4), and refuses to run otherwise: a runtime that ignored the flags (on
- * the process or on the worker, see permission-flags.ts) fails closed instead of running a plugin
- * with the app's rights. The plugin then shows as failed with the reason, and is not restarted.
+ * it as its own flags say (docs/contract.md §5.4; permission-flags.ts), and refuses to run
+ * otherwise: a runtime that ignored the flags fails closed instead of running a plugin with the
+ * app's rights. The plugin then shows as failed with the reason, and is not restarted.
  */
 import path from "node:path";
-import type { Confinement } from "./permission-flags.js";
 
 /** The `code` of the error a refusing worker throws; the plugin host reports it as `refused`. */
 export const NOT_CONFINED = "ERR_PLUGIN_NOT_CONFINED";
-
-/** The worker's `workerData`: where the plugin host switched the permission model on. */
-export interface WorkerConfinementData {
-  confinement: Confinement;
-}
 
 interface PermissionApi {
   has(scope: string, reference?: string): boolean;
@@ -21,8 +15,6 @@ interface PermissionApi {
 
 export interface WorkerState {
   permission: PermissionApi | undefined;
-  /** The worker's `workerData`, as received. */
-  data: unknown;
   cwd: string;
   /** The folder of the worker's own code, which it may read anyway. */
   ownDir: string;
@@ -35,27 +27,20 @@ const inside = (dir: string, parent: string) => {
 
 /** Why this worker must not run a plugin, or null when it is confined as it should be. */
 export function confinementProblem(state: WorkerState): string | null {
-  const confinement = (state.data as Partial<WorkerConfinementData> | null)?.confinement;
-  if (confinement !== "process" && confinement !== "worker") {
-    return "its worker was started without saying how it is confined";
-  }
   const { permission } = state;
-  const where = confinement === "process" ? "the plugin host process" : "its worker";
   if (!permission) {
-    return `Node's permission model is not in force in ${where} (this runtime ignored the permission flags)`;
+    return "Node's permission model is not in force in its worker (this runtime ignored the permission flags)";
   }
-  if (permission.has("child")) return `${where} may start child processes`;
-  if (permission.has("fs.write", "/")) {
-    return `${where} may write outside the plugins' data folders`;
-  }
-  if (confinement === "worker") {
-    // A worker it started could pass its own execArgv (none) and run unconfined.
-    if (permission.has("worker")) return "its worker may start workers of its own";
-    // Node ≥ 22 lets a confined worker read under the working directory; it must be our own folder.
-    const underCwd = path.join(state.cwd, "hermes-confinement-probe");
-    if (permission.has("fs.read", underCwd) && !inside(state.cwd, state.ownDir)) {
-      return `its worker may read everything under the working directory ${state.cwd}`;
-    }
+  if (permission.has("child")) return "its worker may start child processes";
+  if (permission.has("fs.write", "/")) return "its worker may write outside the plugins' data folders";
+  // A worker it started could pass its own execArgv (none) and run outside the model.
+  if (permission.has("worker")) return "its worker may start workers of its own";
+  // Node ≥ 22 lets a confined worker read under the working directory; it must be our own folder.
+  if (
+    permission.has("fs.read", path.join(state.cwd, "hermes-confinement-probe")) &&
+    !inside(state.cwd, state.ownDir)
+  ) {
+    return `its worker may read everything under the working directory ${state.cwd}`;
   }
   return null;
 }
