@@ -1,8 +1,9 @@
 /**
- * The plugin host in Electron's utility process (the desktop app): the same module and the same
- * permission flags as under Node (`execArgv`), messages by structured clone through the child's
- * `process.parentPort`. The plugin host checks the permission model itself and refuses to run
- * without it, so a runtime that ignored the flags would fail closed, never run plugins unconfined.
+ * The plugin host in Electron's utility process (the desktop app): the same module as under Node,
+ * messages by structured clone through the child's `process.parentPort`, and the allowlisted
+ * environment. Electron does not apply Node's permission flags to this process, so it is launched
+ * with `confinement: "worker"` (plugin-host-launch.ts): the flags go on each plugin's worker, and
+ * `execArgv` here is empty. A worker that finds itself unconfined refuses to run its plugin.
  */
 import { utilityProcess } from "electron";
 import type { SpawnPluginHost } from "./host/plugins/runtime/plugin-host-process.js";

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { TEST_NODE_VERSION, testNodeBinary } from "./fetch-test-node.mjs";
 import { findChromium } from "./find-chromium.mjs";
 import { ensureNativeAbi } from "./native-abi.mjs";
 
@@ -101,6 +102,38 @@ if (wanted("vitest")) {
     totals.skipped += r.numPendingTests + r.numTodoTests;
     if (!r.success && r.numFailedTests === 0) totals.failed += 1;
   } else totals.failed += 1;
+}
+
+// The plugin permission probes again with the plugin host in the Node the desktop ships (24), whose
+// permission model differs from this Node's; `node scripts/fetch-test-node.mjs` fetches it.
+if (wanted("vitest-node24")) {
+  const node24 = testNodeBinary();
+  if (!node24) {
+    console.log(
+      `\n── plugin permission probes under Node ${TEST_NODE_VERSION}: skipped (run node scripts/fetch-test-node.mjs) ──`,
+    );
+    totals.skipped += 1;
+  } else {
+    const report = join(root, "test-results", "vitest-node24.json");
+    rmSync(report, { force: true });
+    step(
+      `plugin permission probes under Node ${TEST_NODE_VERSION}`,
+      bin("vitest"),
+      [
+        "run",
+        "test/host/plugins/permissions.test.ts",
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${report}`,
+      ],
+      { HERMES_TEST_PLUGIN_NODE: node24 },
+    );
+    if (existsSync(report)) {
+      const r = JSON.parse(readFileSync(report, "utf8"));
+      totals.passed += r.numPassedTests;
+      totals.failed += r.numFailedTests + (r.success || r.numFailedTests > 0 ? 0 : 1);
+    } else totals.failed += 1;
+  }
 }
 
 if (wanted("e2e") && built) {

@@ -81,7 +81,7 @@ export interface HostOptions {
   /** Opens a folder in the OS file manager (desktop: Electron's shell.openPath). */
   openFolder?: OpenFolder;
   /** How the plugin host process starts (desktop: Electron's binary as Node); plain Node by default. */
-  pluginHostLaunch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn">;
+  pluginHostLaunch?: Pick<PluginHostLaunch, "execPath" | "nodeVersion" | "env" | "spawn" | "confinement">;
   /** Shorter deadlines, heartbeats and restart delays, for tests; docs/contract.md §5.4's values by default. */
   pluginTimings?: PluginTimings;
   /** Page frames' tokens, when the transport made them before the host started (web mode). */

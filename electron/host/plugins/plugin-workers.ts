@@ -91,6 +91,8 @@ export class PluginWorkers {
     } catch (error) {
       // Disabled while loading (setEnabled unloaded it at once): no failure of the plugin.
       if (record.running !== running) return;
+      // Its worker refused to run unconfined: no restart would change that.
+      if (running.end?.refused) return this.fail(record, running.end.reason);
       // Its worker ended under it (it exited or crashed in `register`, or the whole plugin host
       // died): a crash like any other, restarted alone and counted (docs/contract.md §5.4).
       if (running.end) return this.crashed(record, running.end);

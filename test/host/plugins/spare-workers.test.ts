@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PluginView } from "../../../electron/host/plugins/plugin-manager.js";
+import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/plugin-host-args.js";
 import {
   spawnNodePluginHost,
   type SpawnPluginHost,
@@ -74,7 +75,7 @@ describe("spare workers", () => {
       ["beta", "loaded"],
     ]);
     // Two spares of the default 256 MB heap: "a-tight" has its own cap.
-    expect(spawned).toEqual([["2", "256"]]);
+    expect(spawned.map((args) => parsePluginHostArgs(args).spares)).toEqual([{ count: 2, heapMb: 256 }]);
     const context = { sessionId: "s", gatewaySessionKey: "g" };
     const commands = host.host.pluginRegistries.commands;
     await expect(commands.get("alpha-who")!.handler("", context)).resolves.toBe("alpha");

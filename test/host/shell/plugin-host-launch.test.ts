@@ -1,7 +1,9 @@
 // The plugin host's launch options in both desktop paths (electron/plugin-host-launch.ts): the
-// permission flag spelt for the runtime, the allowlisted environment, and nothing secret. The
-// utility-process path runs against a recording `utilityProcess.fork`; the ELECTRON_RUN_AS_NODE
-// path runs for real on this Node (which ignores the variable) with a probe as the entry module.
+// permission flags spelt for the runtime (on the process, or on each worker), the allowlisted
+// environment, and nothing secret. The utility-process path runs against a recording
+// `utilityProcess.fork`; the ELECTRON_RUN_AS_NODE path runs for real on this Node (which ignores
+// the variable) with a probe as the entry module.
+import { Worker } from "node:worker_threads";
 import { spawnSync } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,9 +17,15 @@ import {
   permissionFlags,
   type PluginHostLaunch,
 } from "../../../electron/host/plugins/runtime/plugin-host-process.js";
+import { workerPermissionFlags } from "../../../electron/host/plugins/runtime/permission-flags.js";
+import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/plugin-host-args.js";
 import { CHANNEL_KEY_ENV } from "../../../electron/host/plugins/runtime/sealed-channel.js";
 
-const forks: Array<{ entry: string; options: { execArgv: string[]; env: Record<string, string> } }> = [];
+const forks: Array<{
+  entry: string;
+  args: string[];
+  options: { execArgv: string[]; env: Record<string, string> };
+}> = [];
 
 /** Exits at once, as a utility process whose plugin host refused to run would. */
 class ExitingUtilityProcess extends EventEmitter {
@@ -35,8 +43,8 @@ class ExitingUtilityProcess extends EventEmitter {
 
 vi.mock("electron", () => ({
   utilityProcess: {
-    fork(entry: string, _args: string[], options: { execArgv: string[]; env: Record<string, string> }) {
-      forks.push({ entry, options });
+    fork(entry: string, args: string[], options: { execArgv: string[]; env: Record<string, string> }) {
+      forks.push({ entry, args, options });
       return new ExitingUtilityProcess();
     },
   },
@@ -114,17 +122,60 @@ describe("the permission model's flag, by runtime", () => {
   });
 });
 
+describe("a worker's own permission flags (the utility-process path), by runtime", () => {
+  const grants = { read: ["/opt/Hermes/app", "/home/u/.hermes/plugins"], write: ["/home/u/.hermes/plugin-data"] };
+
+  it.each([
+    ["20.20.2", "--experimental-permission"],
+    ["22.12.0", "--experimental-permission"],
+    ["22.13.0", "--permission"],
+    ["24.11.1", "--permission"],
+    ["24.22.3", "--permission"],
+  ])("Node %s: %s, the same reads and writes, and no workers, child processes, addons or WASI", (version, flag) => {
+    expect(workerPermissionFlags(grants, version)).toEqual([
+      flag,
+      "--allow-fs-read=/opt/Hermes/app/",
+      "--allow-fs-read=/home/u/.hermes/plugins/",
+      "--allow-fs-write=/home/u/.hermes/plugin-data/",
+      "--no-warnings",
+    ]);
+  });
+
+  it("this Node takes the worker flags picked for it and confines that worker alone; it refuses the other spelling", async () => {
+    const flags = workerPermissionFlags({ read: [dir], write: [] });
+    const probe = `const { parentPort } = require("node:worker_threads");
+      let passwd; try { require("node:fs").readFileSync("/etc/passwd"); passwd = "read"; } catch (error) { passwd = error.code; }
+      parentPort.postMessage({ confined: process.permission?.has("child") === false, worker: process.permission?.has("worker"), passwd });`;
+    const seen = await new Promise((resolve, reject) => {
+      const worker = new Worker(probe, { eval: true, execArgv: flags, env: {} });
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    });
+    expect(seen).toEqual({ confined: true, worker: false, passwd: "ERR_ACCESS_DENIED" });
+    // This process is not confined by its worker's flags.
+    expect((process as { permission?: unknown }).permission).toBeUndefined();
+    const other = permissionFlag() === "--permission" ? "--experimental-permission" : "--permission";
+    const major = Number(process.versions.node.split(".")[0]);
+    if (major === 20 || major >= 24) {
+      expect(() => new Worker("", { eval: true, execArgv: [other] })).toThrow(
+        expect.objectContaining({ code: "ERR_WORKER_INVALID_EXEC_ARGV" }),
+      );
+    }
+  });
+});
+
 describe("the desktop's two launch paths", () => {
   it("picks the utility process when packaged (RunAsNode fuse off), Electron as Node otherwise", () => {
     expect(desktopPluginHostLaunch({ packaged: true, execPath: "/opt/Hermes/hermes-desktop" })).toEqual({
       spawn: spawnInUtilityProcess,
+      confinement: "worker",
     });
     expect(
       desktopPluginHostLaunch({ packaged: false, execPath: "/repo/node_modules/electron/dist/electron" }),
     ).toEqual({ execPath: "/repo/node_modules/electron/dist/electron", env: { ELECTRON_RUN_AS_NODE: "1" } });
   });
 
-  it("utility process: the runtime's permission flags in execArgv and only the allowlist as env", async () => {
+  it("utility process: no process flags (Electron drops them), the grants for each worker, only the allowlist as env", async () => {
     const launch = launchWith(desktopPluginHostLaunch({ packaged: true, execPath: "/unused" }));
     await expect(
       PluginHostProcess.start(launch, { onMessage: () => undefined, onExit: () => undefined }),
@@ -132,8 +183,12 @@ describe("the desktop's two launch paths", () => {
     expect(forks).toHaveLength(1);
     const { entry, options } = forks[0]!;
     expect(entry).toBe(launch.bundle.entry);
-    expect(options.execArgv).toEqual(permissionFlags(launch));
-    expect(options.execArgv[0]).toBe(permissionFlag(process.versions.node));
+    expect(options.execArgv).toEqual([]);
+    expect(parsePluginHostArgs(forks[0]!.args)).toEqual({
+      confinement: "worker",
+      grants: { read: [dir, path.join(dir, "plugins")], write: [path.join(dir, "plugin-data")] },
+      spares: null,
+    });
     expect(
       Object.keys(options.env).every((name) => (ENV_ALLOWLIST as readonly string[]).includes(name)),
     ).toBe(true);

@@ -1,6 +1,7 @@
 // The desktop path of the plugin host through Electron's utility process, against a stand-in for
 // `utilityProcess.fork` that starts a real Node child with the `process.parentPort` Electron gives
-// one (test/host/shell/support/parent-port-shim.mjs): the real plugin host and a real plugin run.
+// one (test/host/shell/support/parent-port-shim.mjs) and, like Electron, no process-level
+// permission model: the real plugin host and a real plugin run, confined by their worker's flags.
 import { fork, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import path from "node:path";
@@ -8,11 +9,17 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 import { tempHome } from "../support/temp-home.js";
 import { writePlugin } from "../plugins/plugin-rig.js";
+import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/plugin-host-args.js";
 
 const shim = path.join(import.meta.dirname, "support", "parent-port-shim.mjs");
-const forks: Array<{ entry: string; options: { execArgv: string[]; env: Record<string, string> } }> = [];
-/** What the stand-in drops from execArgv: a runtime that ignores the permission flags. */
-let ignorePermissionFlags = false;
+const ignoreWorkerFlags = path.join(import.meta.dirname, "support", "ignore-worker-flags-shim.mjs");
+const forks: Array<{
+  entry: string;
+  args: string[];
+  options: { execArgv: string[]; env: Record<string, string>; cwd?: string };
+}> = [];
+/** The stand-in ignores the permission flags of workers too (Electron ignores the process's). */
+let ignoreWorkerPermissionFlags = false;
 
 /** UtilityProcess as Electron shapes it: postMessage, kill, pid, stderr, 'message' and 'exit' (code only). */
 class FakeUtilityProcess extends EventEmitter {
@@ -36,13 +43,12 @@ class FakeUtilityProcess extends EventEmitter {
 
 vi.mock("electron", () => ({
   utilityProcess: {
-    fork(entry: string, _args: string[], options: { execArgv: string[]; env: Record<string, string> }) {
-      forks.push({ entry, options });
-      const flags = ignorePermissionFlags
-        ? []
-        : [...options.execArgv, `--allow-fs-read=${path.dirname(shim)}/`];
-      const child = fork(entry, [], {
-        execArgv: [...flags, "--import", shim],
+    fork(entry: string, args: string[], options: { execArgv: string[]; env: Record<string, string> }) {
+      forks.push({ entry, args, options });
+      // Electron drops permission flags from a utility process's execArgv: so does the stand-in.
+      const shims = ignoreWorkerPermissionFlags ? [shim, ignoreWorkerFlags] : [shim];
+      const child = fork(entry, args, {
+        execArgv: shims.flatMap((file) => ["--import", file]),
         env: options.env,
         serialization: "advanced",
         stdio: ["ignore", "ignore", "pipe", "ipc"],
@@ -52,7 +58,7 @@ vi.mock("electron", () => ({
   },
 }));
 
-const { spawnInUtilityProcess } = await import("../../../electron/plugin-host-utility.js");
+const { desktopPluginHostLaunch } = await import("../../../electron/plugin-host-launch.js");
 
 let t: TestHost | undefined;
 let temp: { dir: string; cleanup(): void } | undefined;
@@ -61,26 +67,31 @@ afterEach(async () => {
   temp?.cleanup();
   t = undefined;
   forks.length = 0;
-  ignorePermissionFlags = false;
+  ignoreWorkerPermissionFlags = false;
 });
 
 async function hostWithEchoPlugin(): Promise<TestHost> {
   temp = tempHome("hermes-utility-");
   writePlugin(path.join(temp.dir, "plugins"), "echo", {
-    "index.js": `export function register(ctx) {
-      ctx.registerCommand({ name: "echo", handler: async (args) => ({ said: args, env: Object.keys(process.env) }) });
+    "index.js": `import fs from "node:fs";
+    export function register(ctx) {
+      ctx.registerCommand({ name: "echo", handler: async (args) => {
+        let config;
+        try { fs.readFileSync(new URL("../../config.yaml", import.meta.url)); config = "read"; } catch (error) { config = error.code; }
+        return { said: args, env: Object.keys(process.env), confined: typeof process.permission?.has === "function", config };
+      } });
     }`,
   });
   t = await startTestHost({
     home: temp.dir,
-    host: { bundledPluginsDir: null, pluginHostLaunch: { spawn: spawnInUtilityProcess } },
+    host: { bundledPluginsDir: null, pluginHostLaunch: desktopPluginHostLaunch({ packaged: true, execPath: "/unused" }) },
   });
   await t.host.plugins.ready();
   return t;
 }
 
 describe("the plugin host in Electron's utility process", () => {
-  it("runs a plugin there, with the permission flags and the allowlisted environment", async () => {
+  it("runs a plugin there, confined by its worker's permission flags, with the allowlisted environment", async () => {
     const host = await hostWithEchoPlugin();
     const answer = (await host.call("plugins.setEnabled", { id: "echo", enabled: true })) as {
       result?: { plugin: { status: string } };
@@ -89,26 +100,37 @@ describe("the plugin host in Electron's utility process", () => {
     const reply = await host.host.pluginRegistries.commands
       .get("echo")!
       .handler("hello", { sessionId: "s", gatewaySessionKey: "g" });
-    expect(reply).toMatchObject({ said: "hello" });
+    expect(reply).toEqual({ said: "hello", env: [], confined: true, config: "ERR_ACCESS_DENIED" });
 
     expect(forks).toHaveLength(1);
     const { execArgv, env } = forks[0]!.options;
-    expect(execArgv[0]).toMatch(/^--(experimental-)?permission$/);
-    expect(execArgv).toContain("--allow-worker");
-    expect(execArgv.some((flag) => flag.startsWith("--allow-child-process"))).toBe(false);
+    // Nothing Electron would drop: the permission flags go on each worker (plugin-host-args.ts).
+    expect(execArgv).toEqual([]);
+    const launch = parsePluginHostArgs(forks[0]!.args);
+    expect(launch.confinement).toBe("worker");
+    expect(launch.grants.write).toEqual(expect.arrayContaining([path.join(temp!.dir, "plugin-data")]));
     expect(
       Object.keys(env).every((name) => ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"].includes(name)),
     ).toBe(true);
   }, 30_000);
 
-  it("fails closed when the runtime ignores the permission flags: no plugin runs, and it says why", async () => {
-    ignorePermissionFlags = true;
+  it("fails closed when the runtime ignores the worker's flags too: the plugin fails, says why, and is not restarted", async () => {
+    ignoreWorkerPermissionFlags = true;
     const host = await hostWithEchoPlugin();
     const answer = (await host.call("plugins.setEnabled", { id: "echo", enabled: true })) as {
       result?: { plugin: { status: string; error?: string } };
     };
     expect(answer.result?.plugin.status).toBe("failed");
-    expect(answer.result?.plugin.error).toContain("permission model");
+    expect(answer.result?.plugin.error).toMatch(
+      /^Not started: Node's permission model is not in force in its worker .*permission model/,
+    );
     expect(host.host.pluginRegistries.commands.get("echo")).toBeUndefined();
+    // A refusal is no crash: nothing is scheduled to try again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const listed = (await host.call("plugins.list")).result as {
+      plugins: Array<{ id: string; status: string; runtime?: { restarts: number } }>;
+    };
+    expect(listed.plugins.find((p) => p.id === "echo")).toMatchObject({ status: "failed" });
+    expect(listed.plugins.find((p) => p.id === "echo")?.runtime?.restarts ?? 0).toBe(0);
   }, 30_000);
 });

@@ -167,7 +167,8 @@ export type ToPluginHost =
 export type FromPluginHost =
   | { kind: "ready" }
   | { kind: "frame"; pluginId: string; frame: Frame }
-  | { kind: "exited"; pluginId: string; reason: string };
+  /** `refused`: the worker found itself unconfined and ran nothing (worker-confinement.ts); restarting cannot help. */
+  | { kind: "exited"; pluginId: string; reason: string; refused?: true };
 
 export function toWireError(error: unknown): WireError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error) };

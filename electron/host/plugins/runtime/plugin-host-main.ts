@@ -1,12 +1,18 @@
 /**
- * The plugin host process (docs/contract.md §5.4): started by the host under Node's permission model, it runs
- * one worker per plugin and relays frames between the host and each worker. It holds no plugin
- * state of its own; when it dies the host starts another and every plugin registers again.
+ * The plugin host process (docs/contract.md §5.4): it runs one worker per plugin and relays frames
+ * between the host and each worker. It holds no plugin state of its own; when it dies the host
+ * starts another and every plugin registers again. Plugins run under Node's permission model,
+ * switched on for this whole process (its command line) or, where the runtime ignores that
+ * (Electron's utility process), on each plugin's worker (`confinement` in its launch arguments).
  */
+import path from "node:path";
 import { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Frame, FromPluginHost, ToPluginHost, WorkerBoot, WorkerInit } from "./boundary.js";
 import { ringDoorbell } from "./doorbell.js";
+import { workerPermissionFlags } from "./permission-flags.js";
+import { parsePluginHostArgs, type PluginHostArgs } from "./plugin-host-args.js";
 import {
   CHANNEL_FD,
   CHANNEL_KEY_ENV,
@@ -14,6 +20,7 @@ import {
   parseChannelKey,
   SealedChannel,
 } from "./sealed-channel.js";
+import { NOT_CONFINED } from "./worker-confinement.js";
 
 // CommonJS (scripts/build-bundles.mjs): cheaper to start than an ES module entry.
 const workerFile = new URL("./plugin-worker.cjs", import.meta.url);
@@ -29,13 +36,46 @@ const MAX_SPARES = 64;
 /** Exit code of a plugin host started without the permission model. */
 const EXIT_NO_PERMISSION_MODEL = 78;
 
+let launch: PluginHostArgs;
+try {
+  launch = parsePluginHostArgs(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(
+    `The plugin host was started with bad launch arguments: ${(error as Error).message}.\n`,
+  );
+  process.exit(1);
+}
+
 // Fail closed: a launch that lost the permission model (a missing flag, a runtime that ignores
 // it) must not run plugins with the app's own rights.
 const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } })
   .permission;
-if (!permission || permission.has("child") || permission.has("fs.write", "/")) {
+if (
+  launch.confinement === "process" &&
+  (!permission || permission.has("child") || permission.has("fs.write", "/"))
+) {
   process.stderr.write(
     "The plugin host runs only under Node's permission model (--permission / --experimental-permission); it was started without it, so no plugin is run.\n",
+  );
+  process.exit(EXIT_NO_PERMISSION_MODEL);
+}
+
+/**
+ * Every worker gets its own permission flags, spelt for this runtime, whether or not this process
+ * is confined: a worker's `execArgv` replaces the process's, and with `--allow-worker` a plugin
+ * could start a worker of its own with `execArgv: []`, which would run outside the model (Node 20
+ * and 24 alike). So a plugin's worker is confined by its own flags, and they never allow workers.
+ *
+ * A worker under the model may also read what lies under the working directory (Node ≥ 22 grants
+ * a worker's missing entry point, the empty path, which resolves to it), so the working directory
+ * is this process's own code folder, which every worker may read anyway.
+ */
+const workerExecArgv = workerPermissionFlags(launch.grants);
+try {
+  process.chdir(path.dirname(fileURLToPath(workerFile)));
+} catch (error) {
+  process.stderr.write(
+    `The plugin host could not move into its own folder (${(error as Error).message}), so no plugin is run.\n`,
   );
   process.exit(EXIT_NO_PERMISSION_MODEL);
 }
@@ -97,6 +137,7 @@ const send = (message: FromPluginHost): void => channel.send(message);
 
 function describeExit(code: number, error: (Error & { code?: string }) | null, heapMb: number): string {
   if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") return `ran out of memory (heap cap ${heapMb} MB)`;
+  if (error?.code === NOT_CONFINED) return error.message;
   if (error) return `crashed: ${error.message}`;
   return `exited with code ${code}`;
 }
@@ -113,6 +154,7 @@ const SPARE_IDLE_MS = 30_000;
 
 function newWorker(heapMb: number): Worker {
   return new Worker(workerFile, {
+    execArgv: workerExecArgv,
     env: {},
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
     stdout: false,
@@ -156,7 +198,13 @@ function start(pluginId: string, heapMb: number, init: WorkerInit): void {
   const exited = (code: number) => {
     if (workers.get(pluginId) !== running) return; // replaced or stopped on purpose
     workers.delete(pluginId);
-    send({ kind: "exited", pluginId, reason: describeExit(code, failure, heapMb) });
+    const refused = failure?.code === NOT_CONFINED;
+    send({
+      kind: "exited",
+      pluginId,
+      reason: describeExit(code, failure, heapMb),
+      ...(refused && { refused }),
+    });
   };
   worker.on("exit", exited);
   // Queued until the worker listens: its first message says which plugin it runs.
@@ -186,11 +234,10 @@ channel.onMessage((message) => {
 
 send({ kind: "ready" });
 
-// Spares (argv: how many, their heap cap in MB): the host starts this process before it knows
-// its plugins and says how many it expects, so their workers boot while the host starts.
-const [spareCount, spareHeapMb] = process.argv.slice(2).map(Number);
-if (spareCount && spareHeapMb) {
-  for (let i = 0; i < Math.min(spareCount, MAX_SPARES); i++) startSpare(spareHeapMb);
+// Spares: the host starts this process before it knows its plugins and says how many it
+// expects, so their workers boot while the host starts.
+if (launch.spares) {
+  for (let i = 0; i < Math.min(launch.spares.count, MAX_SPARES); i++) startSpare(launch.spares.heapMb);
   setTimeout(() => {
     for (const spare of spares.splice(0)) void spare.worker.terminate().catch(() => undefined);
   }, SPARE_IDLE_MS).unref();

@@ -1,17 +1,23 @@
 /**
- * Starts the plugin host process under Node's permission model (docs/contract.md §5.4): it may read its own
- * code, the plugin folders and the SDK, write the plugins' data folders, start workers, and
+ * Starts the plugin host process under Node's permission model (docs/contract.md §5.4): plugins may read the
+ * plugin host's code, the plugin folders and the SDK, write the plugins' data folders, and
  * nothing else: no child processes, no native addons. Its environment is built from an
  * allowlist, so no key, `key_env` variable or web token reaches it.
  *
- * How the process is started is a `SpawnPluginHost`: a Node process on a sealed pipe by default; the desktop shell
- * may pass Electron's utility process instead (electron/plugin-host-utility.ts). Either way the
- * plugin host refuses to run when the permission model is not in force (plugin-host-main.ts).
+ * The model is switched on in one of two places (`confinement`, permission-flags.ts): on the
+ * process (a Node process; the default) or on each plugin's worker (Electron's utility process,
+ * which ignores process-level permission flags). How the process is started is a
+ * `SpawnPluginHost`: a Node process on a sealed pipe by default; the desktop shell may pass
+ * Electron's utility process instead (electron/plugin-host-utility.ts). Either way nothing runs a
+ * plugin unconfined: the plugin host refuses to run without the process-level model when that is
+ * the mode (plugin-host-main.ts), and each worker refuses without its own (worker-confinement.ts).
  */
 import { spawn } from "node:child_process";
 import type { Duplex } from "node:stream";
 import type { FromPluginHost, ToPluginHost } from "./boundary.js";
+import { encodePluginHostArgs, type SpareWorkers } from "./plugin-host-args.js";
 import type { PluginHostBundle } from "./plugin-host-bundle.js";
+import { processPermissionFlags, type Confinement, type PluginGrants } from "./permission-flags.js";
 import {
   CHANNEL_FD,
   CHANNEL_KEY_ENV,
@@ -32,6 +38,8 @@ export interface PluginHostLaunch {
   writePaths: readonly string[];
   /** The Node binary; the desktop shell may pass Electron's with ELECTRON_RUN_AS_NODE in `env`. */
   execPath?: string;
+  /** The version of the Node at `execPath` when it is not this one (its permission flag's spelling). */
+  nodeVersion?: string;
   env?: Record<string, string>;
   /** How long the process may take to say it is ready. */
   readyTimeoutMs?: number;
@@ -39,12 +47,16 @@ export interface PluginHostLaunch {
   spawn?: SpawnPluginHost;
   /** Workers to start at once, before their plugins are known (plugin-host-main.ts). */
   spares?: SpareWorkers;
+  /**
+   * Where the permission model is switched on: "process" (default) puts the flags on the plugin
+   * host process; "worker" starts the process without them and puts them on each plugin's worker
+   * (Electron's utility process, which does not apply process-level flags).
+   */
+  confinement?: Confinement;
 }
 
-export interface SpareWorkers {
-  count: number;
-  heapMb: number;
-}
+export type { SpareWorkers } from "./plugin-host-args.js";
+export { permissionFlag } from "./permission-flags.js";
 
 /** A started plugin host as the runtime drives it, whatever started it. */
 export interface PluginHostChild {
@@ -140,32 +152,15 @@ export function pluginHostEnv(source: NodeJS.ProcessEnv = process.env): Record<s
   return env;
 }
 
-/**
- * The permission model's switch for the Node that runs the plugin host: `--permission` from
- * 22.13 and 23.5 (where it became stable; later Nodes dropped the old alias), else
- * `--experimental-permission` (Node 20, 21, 22.0–22.12, 23.0–23.4). Tests run on Node 20, the
- * desktop on the Node inside Electron (24.x in Electron 45), so it is picked by runtime.
- */
-export function permissionFlag(nodeVersion: string = process.versions.node): string {
-  const [major = 0, minor = 0] = nodeVersion.split(".").map(Number);
-  const stable = major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13);
-  return stable ? "--permission" : "--experimental-permission";
+/** What plugins may touch: the plugin host's own code, the plugin folders and the SDK; the data folders. */
+export function pluginGrants(launch: PluginHostLaunch): PluginGrants {
+  return { read: [launch.bundle.dir, ...launch.readPaths], write: [...launch.writePaths] };
 }
 
-/**
- * Reads and writes as listed, workers allowed; child processes, native addons and WASI stay
- * refused because their `--allow-child-process`, `--allow-addons`, `--allow-wasi` are never given.
- */
-export function permissionFlags(launch: PluginHostLaunch, nodeVersion?: string): string[] {
-  const withSlash = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
-  return [
-    permissionFlag(nodeVersion),
-    `--allow-fs-read=${withSlash(launch.bundle.dir)}`,
-    ...launch.readPaths.map((dir) => `--allow-fs-read=${withSlash(dir)}`),
-    ...launch.writePaths.map((dir) => `--allow-fs-write=${withSlash(dir)}`),
-    "--allow-worker",
-    "--no-warnings",
-  ];
+/** The plugin host process's own flags: the permission model's when it confines the process, else none. */
+export function permissionFlags(launch: PluginHostLaunch, nodeVersion = launch.nodeVersion): string[] {
+  if (launch.confinement === "worker") return [];
+  return processPermissionFlags(pluginGrants(launch), nodeVersion);
 }
 
 export class PluginHostProcess {
@@ -186,7 +181,11 @@ export class PluginHostProcess {
       execArgv: permissionFlags(launch),
       env: { ...pluginHostEnv(), ...launch.env },
       ...(launch.execPath && { execPath: launch.execPath }),
-      ...(launch.spares && { args: [String(launch.spares.count), String(launch.spares.heapMb)] }),
+      args: encodePluginHostArgs({
+        confinement: launch.confinement ?? "process",
+        grants: pluginGrants(launch),
+        spares: launch.spares ?? null,
+      }),
     });
     const host = new PluginHostProcess(child);
     let buffered = "";

@@ -20,7 +20,7 @@ export interface PluginRuntimeOptions {
   clock: Clock;
   heartbeat?: HeartbeatOptions;
   bundle?: PluginHostBundle;
-  launch?: Pick<PluginHostLaunch, "execPath" | "env" | "spawn">;
+  launch?: Pick<PluginHostLaunch, "execPath" | "nodeVersion" | "env" | "spawn" | "confinement">;
   onStderr?(line: string): void;
 }
 
@@ -129,6 +129,6 @@ export class PluginRuntime {
     const session = message.kind === "ready" ? undefined : this.sessions.get(message.pluginId);
     if (!session) return;
     if (message.kind === "frame") session.receive(message.frame);
-    else if (message.kind === "exited") session.end(message.reason);
+    else if (message.kind === "exited") session.end(message.reason, { refused: message.refused === true });
   }
 }

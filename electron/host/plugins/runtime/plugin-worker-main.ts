@@ -12,6 +12,7 @@ import type { CtxCalls, Frame, PluginCalls, WorkerBoot } from "./boundary.js";
 import { DoorbellReceiver } from "./doorbell.js";
 import { Endpoint } from "./endpoint.js";
 import { loadPluginModule } from "./plugin-module.js";
+import { assertWorkerConfined } from "./worker-confinement.js";
 import { createWorkerCtx, type WorkerCtx } from "./worker-ctx.js";
 
 class PluginLoadError extends Error {
@@ -20,6 +21,12 @@ class PluginLoadError extends Error {
 
 const port = parentPort;
 if (!port) throw new Error("plugin-worker-main runs only as a worker");
+// Before anything else: no permission model, no plugin (the plugin host reports the refusal).
+assertWorkerConfined({
+  permission: (process as { permission?: { has(scope: string, reference?: string): boolean } }).permission,
+  cwd: process.cwd(),
+  ownDir: __dirname,
+});
 const post = port.postMessage.bind(port);
 const MB = 1024 * 1024;
 

@@ -30,6 +30,8 @@ export interface SessionEnd {
    * against every plugin it ran.
    */
   hostDied: PluginHostExit | null;
+  /** Its worker refused to run unconfined (worker-confinement.ts): a restart would refuse again. */
+  refused: boolean;
 }
 
 export interface WorkerSessionOptions {
@@ -166,13 +168,14 @@ export class WorkerSession {
   }
 
   /** Ends the session: pending calls fail with `plugin_unresponsive`, the owner is told once. */
-  end(reason: string, how: { unresponsive?: boolean; hostDied?: PluginHostExit } = {}): void {
+  end(reason: string, how: { unresponsive?: boolean; hostDied?: PluginHostExit; refused?: boolean } = {}): void {
     if (this.ended) return;
     this.ended = {
       reason,
       hadPendingCalls: this.calls > 0,
       unresponsive: how.unresponsive === true,
       hostDied: how.hostDied ?? null,
+      refused: how.refused === true,
     };
     if (this.heartbeatTimer) this.options.clock.clearTimeout(this.heartbeatTimer);
     const error = new PluginUnresponsiveError(
