@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { createHermesClient } from "./api/create-client.js";
 import { connectStoresToHost, createAppStores } from "./stores/app-stores.js";
 import { lastChatIn } from "./stores/last-chat.js";
+import { followAppRoute } from "./stores/route-sync.js";
 import { StoresProvider } from "./stores/stores-context.js";
 import { preloadMarkdown } from "./chat/lazy-markdown.js";
 import { preloadChatScreen } from "./chat/chat-view.js";
@@ -28,8 +29,11 @@ const root = document.getElementById("root");
 if (!root) throw new Error('index.html lacks <div id="root">; the renderer has nowhere to mount.');
 
 const client = createHermesClient();
-// A reload opens the chat that was open (remembered in this window's storage).
-const stores = createAppStores(client, { chat: { lastChat: lastChatIn(window.localStorage) } });
+// A reload opens the chat that was open (remembered in this window's storage), and the screen in
+// the address's fragment (the desktop app reopens its window's last one: electron/window-state.ts).
+const lastChat = lastChatIn(window.localStorage);
+const stores = createAppStores(client, { chat: { lastChat } });
+followAppRoute(window, { navigation: stores.navigation, sessions: stores.chat.sessions }, lastChat);
 connectStoresToHost(client, stores);
 
 // The shell renders in this very task, not in a scheduler task after it: the first paint (and the

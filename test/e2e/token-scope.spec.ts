@@ -38,8 +38,8 @@ test("another local server receives no cookie and no token; the app survives a r
     await page.goto(hermes.launchUrl);
     const welcome = page.getByRole("heading", { name: "Welcome to Hermes Desktop" });
     await expect(welcome).toBeVisible();
-    // The token left the address bar and history; no cookie was set.
-    await expect.poll(() => page.url()).toBe(`${hermes.origin}/`);
+    // The token left the address bar and history (the fragment is the app's route); no cookie was set.
+    await expect.poll(() => page.url()).toBe(`${hermes.origin}/#/chat`);
     expect(await page.context().cookies()).toEqual([]);
     expect(await page.evaluate(() => document.cookie)).toBe("");
 

@@ -46,6 +46,15 @@ describe("takeLaunchToken", () => {
     expect(Object.values(tab.stored)).toEqual(["T0K3N"]);
   });
 
+  it("keeps the fragment the app moved to before the write (its route), not the one it loaded with", () => {
+    const tab = place("http://127.0.0.1:4000/?token=T0K3N#/chat");
+    let pending: (() => void) | null = null;
+    takeLaunchToken(tab, (write) => void (pending = write));
+    tab.location.href = "http://127.0.0.1:4000/?token=T0K3N#/settings/plugins";
+    (pending as (() => void) | null)?.();
+    expect(tab.urls).toEqual(["/#/settings/plugins"]);
+  });
+
   it("answers null in a tab that never had the token", () => {
     expect(takeLaunchToken(place("http://127.0.0.1:4000/"))).toBeNull();
   });

@@ -48,7 +48,9 @@ export function takeLaunchToken(
   if (fromUrl !== null) {
     url.searchParams.delete("token");
     scheduleWrite(() => {
-      place.history.replaceState(place.history.state, "", url.pathname + url.search + url.hash);
+      // The fragment as it is now: the app may have moved on (route-sync.ts) since the page loaded.
+      const { hash } = new URL(place.location.href);
+      place.history.replaceState(place.history.state, "", url.pathname + url.search + hash);
       try {
         place.sessionStorage.setItem(storageKey, fromUrl);
       } catch {

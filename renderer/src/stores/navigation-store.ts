@@ -1,8 +1,21 @@
-/** Where the user is, and which app-wide dialog is open. In memory only: a reload starts at Chat. */
+/**
+ * Where the user is, and which app-wide dialog is open. The screen is mirrored in the address's
+ * fragment (app-route.ts), so a reload or the desktop app's next start opens it again.
+ */
 import { createStore, type StoreApi } from "zustand/vanilla";
 
-export type SettingsSection =
-  "general" | "providers" | "models" | "chat" | "memory" | "appearance" | "plugins" | "mcp";
+export const SETTINGS_SECTIONS = [
+  "general",
+  "providers",
+  "models",
+  "chat",
+  "memory",
+  "appearance",
+  "plugins",
+  "mcp",
+] as const;
+
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
 export type Screen =
   | { name: "chat" }

@@ -29,6 +29,7 @@ const repoRoot = path.resolve(import.meta.dirname, "..", "..", "..");
 const attempts = `
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import { getHeapStatistics } from "node:v8";
 const require = createRequire(import.meta.url);
 const home = new URL("../../", import.meta.url);
 const attempt = (fn) => { try { const value = fn(); return { ok: true, value: String(value).slice(0, 200) }; } catch (error) { return { ok: false, error: String(error.code ?? error.message) }; } };
@@ -62,6 +63,7 @@ export function register(ctx) {
     ownData: attempt(() => { fs.mkdirSync(new URL("plugin-data/snoop/", home), { recursive: true }); fs.writeFileSync(new URL("plugin-data/snoop/own.txt", home), "mine"); return "written"; }),
     symlink: attempt(() => { fs.mkdirSync(new URL("plugin-data/snoop/", home), { recursive: true }); fs.symlinkSync(new URL("config.yaml", home), new URL("plugin-data/snoop/link", home)); return fs.readFileSync(new URL("plugin-data/snoop/link", home), "utf8"); }),
     env: JSON.stringify(process.env),
+    heapLimitMb: getHeapStatistics().heap_size_limit / 1048576,
   }) });
 }`;
 
@@ -127,6 +129,7 @@ describe.each(modes)(
       > & {
         env: string;
         confined: boolean;
+        heapLimitMb: number;
       };
       expect(found.confined).toBe(true);
       for (const denied of [
@@ -152,6 +155,10 @@ describe.each(modes)(
       // Its own data folder is writable (docs/contract.md §5.4).
       expect(found.ownData).toMatchObject({ ok: true, value: "written" });
       expect(found.env).toBe("{}");
+      // The heap cap (default 256 MB, plus the young generation: 448 MB in all on Node 24) holds
+      // beside the permission flags; uncapped, a worker's limit is the process's, several GB.
+      expect(found.heapLimitMb).toBeGreaterThan(256);
+      expect(found.heapLimitMb).toBeLessThan(1024);
       // The plugin host's own environment is built from an allowlist.
       const hostEnv = pluginHostEnv(process.env);
       expect(Object.keys(hostEnv).every((name) => (ENV_ALLOWLIST as readonly string[]).includes(name))).toBe(

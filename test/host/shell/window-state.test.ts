@@ -1,5 +1,6 @@
 // The window's own state through electron-store, against a stand-in for the Electron APIs it
 // touches (app, ipcMain, screen) and a recording window; the file on disk is real.
+import { parseRouteFragment, routeFragment, type AppRoute } from "../../../renderer/src/stores/app-route.js";
 import { EventEmitter } from "node:events";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -236,6 +237,25 @@ describe("window state kept with electron-store", () => {
     first.window.emit("close");
     const second = await launch();
     expect(second.keeper.initialRoute).toBe("/#settings/models");
+  });
+
+  it("reopens at the screen the renderer's route named: a chat, a Settings page, a plugin page", async () => {
+    // What the renderer writes as the person moves (renderer/src/stores/route-sync.ts).
+    const screens: AppRoute[] = [
+      { screen: { name: "chat" }, sessionId: "20261205_101500_a1b2c3" },
+      { screen: { name: "settings", section: "plugins" }, sessionId: null },
+      { screen: { name: "plugin-page", pluginId: "chart-writer", pageId: "charts/all" }, sessionId: null },
+    ];
+    for (const route of screens) {
+      const first = await launch();
+      // location.replace("#…") is an in-page navigation: the shell hears did-navigate-in-page.
+      first.window.webContents.emit("did-navigate-in-page", {}, `app://hermes/${routeFragment(route)}`, true);
+      first.window.emit("close");
+      const second = await launch();
+      const reopened = new URL(`app://hermes${second.keeper.initialRoute}`);
+      expect(parseRouteFragment(reopened.hash)).toEqual(route);
+      second.window.emit("close");
+    }
   });
 
   it("opens at the default place when window-state.json is corrupt", async () => {
