@@ -51,6 +51,7 @@ import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
 import { StoreBackups } from "./sessions/store-backups.js";
 import { StoreHandle } from "./sessions/store-handle.js";
+import { sessionStoreFile } from "./sessions/store-file.js";
 import type { Usage } from "./llm/usage.js";
 import { warmUpHttpFetch } from "./llm/http-fetch.js";
 import { scheduleWarmUp } from "./warm-up.js";
@@ -88,6 +89,11 @@ export interface HostOptions {
   hermesEnv?: Readonly<Record<string, string | undefined>>;
   /** Where `providers.discover` looks (tests point it at their own servers); the well-known ports by default. */
   discovery?: DiscoveryOptions;
+  /**
+   * What the session store's damage check found, when the caller ran it before creating the host
+   * (web mode, off the main thread: `findStoreDamageOffThread`); the host checks the file otherwise.
+   */
+  storeDamage?: string | null;
   /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
@@ -223,8 +229,9 @@ export function createHost(options: HostOptions): Host {
     onError: (error) => log.write("ERROR", "store_backup_failed", { error: String(error) }),
   });
   const sessionStore = new StoreHandle({
-    file: join(options.home, "sessions.sqlite"),
+    file: sessionStoreFile(options.home),
     clock,
+    ...(options.storeDamage !== undefined && { damageFound: options.storeDamage }),
     beforeMigration: backups.beforeMigration,
     // Every window shows the disk-full notice (host.info) while it lasts.
     onDiskFullChange: () => events.emit("host.changed", null, {}),
