@@ -47,6 +47,7 @@ async function startHost(home: string, pageSessions: PageSessions): Promise<Host
     version: appVersion(),
     pageSessions,
     storeDamage: await storeDamage,
+    pluginStart: "after-window",
   });
 }
 

@@ -67,6 +67,9 @@ import type { Vault } from "./secrets/vault.js";
  */
 const KEYCHAIN_PROBE_WAIT_MS = 2_000;
 
+/** With `pluginStart: "after-window"`, plugins start this long after the host at the latest. */
+export const PLUGIN_START_MAX_WAIT_MS = 1_500;
+
 export interface HostOptions {
   home: string;
   vault: Vault;
@@ -94,6 +97,12 @@ export interface HostOptions {
    * (web mode, off the main thread: `findStoreDamageOffThread`); the host checks the file otherwise.
    */
   storeDamage?: string | null;
+  /**
+   * When plugins start (the plugin host, and a worker each): at once by default; `after-window`
+   * waits for the window's first data (its first `session.list` answered) or
+   * `PLUGIN_START_MAX_WAIT_MS`, so their start-up never competes with the window's. The apps pass it.
+   */
+  pluginStart?: "at-once" | "after-window";
   /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
@@ -178,9 +187,6 @@ export function createHost(options: HostOptions): Host {
     ...(options.pluginTimings?.heartbeat && { heartbeat: options.pluginTimings.heartbeat }),
     onStderr: (line) => log.write("WARN", "plugin_host_stderr", { line }),
   });
-  // Enabled plugins are about to load: their plugin host and workers start now, beside the rest.
-  const expectedWorkers = expectedDefaultWorkers(settings);
-  if (expectedWorkers > 0) pluginRuntime.warm({ count: expectedWorkers, heapMb: DEFAULT_HEAP_MB });
   const pluginLlm = new PluginLlmService({
     settings,
     engine,
@@ -341,7 +347,25 @@ export function createHost(options: HostOptions): Host {
     log,
   });
   sessionAccess.sessions = sessions;
-  void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
+  // Plugins start at once, or once the window has its first data (`pluginStart`).
+  let pluginStartTimer: ReturnType<typeof setTimeout> | undefined;
+  let pluginsStarting = false;
+  const startPlugins = (): void => {
+    if (pluginsStarting) return;
+    pluginsStarting = true;
+    clearTimeout(pluginStartTimer);
+    // Enabled plugins are about to load: their plugin host and workers start now, beside the rest.
+    const expectedWorkers = expectedDefaultWorkers(settings);
+    if (expectedWorkers > 0) pluginRuntime.warm({ count: expectedWorkers, heapMb: DEFAULT_HEAP_MB });
+    void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
+  };
+  if (options.pluginStart === "after-window") {
+    plugins.startLater();
+    pluginStartTimer = setTimeout(startPlugins, PLUGIN_START_MAX_WAIT_MS);
+    pluginStartTimer.unref?.();
+  } else {
+    startPlugins();
+  }
 
   // Teach the redactor every stored key up front; a missing or locked keychain becomes a notice.
   const keychain = new KeychainStatus(options.vault, () => events.emit("host.changed", null, {}));
@@ -360,6 +384,7 @@ export function createHost(options: HostOptions): Host {
   const unwatchCounters = budgets.onCounted((id) => counterEvents.counted(id));
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
+  const sessionTable = sessionHandlers(sessions);
   const handlers: HandlerTable = {
     "host.info": async () => {
       // The first answer after start-up carries the keychain notice (README: "says at start-up").
@@ -408,7 +433,13 @@ export function createHost(options: HostOptions): Host {
     "model.set": (params) => model.set(params),
     ...pluginHandlers(plugins, consent, options.openFolder),
     ...pageSessionHandlers(pageSessions, plugins),
-    ...sessionHandlers(sessions),
+    ...sessionTable,
+    // The window's first data is its list of chats: once that is answered, plugins may start.
+    "session.list": async (params, ctx) => {
+      const answer = await sessionTable["session.list"](params, ctx);
+      if (!pluginsStarting) setImmediate(startPlugins);
+      return answer;
+    },
     ...mcpHandlers(mcp),
   };
 
@@ -458,6 +489,8 @@ export function createHost(options: HostOptions): Host {
     backups,
     async close() {
       warmUp.cancel();
+      clearTimeout(pluginStartTimer);
+      pluginsStarting = true; // none after this
       idleTasks.stop(); // no new idle run once the host is stopping
       backups.stop();
       await backups.settled();
