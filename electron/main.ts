@@ -116,6 +116,8 @@ function whenReady(args: LaunchArgs): void {
       // Under the permission model, in a utility process when packaged (plugin-host-launch.ts).
       pluginHostLaunch: desktopPluginHostLaunch({ packaged: app.isPackaged, execPath: process.execPath }),
       shellNotices: () => updates?.notices() ?? [],
+      // Plugins start once the window has its first data, never competing with its start-up.
+      pluginStart: "after-window",
     });
   } catch (err) {
     if (!(err instanceof ConfigUnreadableError)) throw err;

@@ -4,8 +4,9 @@
  *
  * The page doesn't wait for the host: the server listens (and the URL is printed) first and serves
  * the shell, which paints without a single call. The host (most of the app's code, and its
- * services) starts when the page first connects or makes a call, or after a short grace period
- * when nothing does; calls that arrive before it is up are answered as soon as it is.
+ * services) starts once the page's first files are served (while the browser runs them), when the
+ * page first connects or makes a call, or after a short grace period when nothing does; calls that
+ * arrive before it is up are answered as soon as it is.
  */
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
@@ -15,6 +16,7 @@ import { LaunchArgsError, parseLaunchArgs } from "./cli-args.js";
 import { ConfigUnreadableError } from "./host/config/config-errors.js";
 import { findUnreadableConfig } from "./host/config/config-file.js";
 import { resolveDataHome } from "./host/data-home.js";
+import { sessionStoreFile } from "./host/sessions/store-file.js";
 import type { Host } from "./host/create-host.js";
 import type { EventListener } from "./host/events.js";
 import { PageSessions } from "./host/plugins/pages/page-sessions.js";
@@ -22,15 +24,31 @@ import { requireStrongToken, WeakWebTokenError } from "./web/auth.js";
 import { startWebServer } from "./web/server.js";
 import { startGrace, type StartGrace } from "./web/start-grace.js";
 
-/** How long the host waits for a connection (or the page's next file) before starting on its own. */
-const hostGraceMs = 1500;
+/**
+ * How long the host waits for a connection before starting on its own: 1.5 s when no page loads,
+ * 40 ms after a loading page's last file (its first load comes as one burst of requests).
+ */
+const hostGrace = { graceMs: 1500, quietMs: 40 };
 
 async function startHost(home: string, pageSessions: PageSessions): Promise<Host> {
+  // The session store's damage check (SQLite reads every page) runs in a worker thread while the
+  // host's code loads here, instead of after it on this thread.
+  const storeDamage = import("./host/sessions/store-damage.js").then((m) =>
+    m.findStoreDamageOffThread(sessionStoreFile(home), m.DEFAULT_INTEGRITY_CHECK_MAX_BYTES),
+  );
   const [{ createHost }, { createKeytarVault }] = await Promise.all([
     import("./host/create-host.js"),
     import("./host/secrets/vault.js"),
   ]);
-  return createHost({ home, vault: createKeytarVault(), mode: "web", version: appVersion(), pageSessions });
+  return createHost({
+    home,
+    vault: createKeytarVault(),
+    mode: "web",
+    version: appVersion(),
+    pageSessions,
+    storeDamage: await storeDamage,
+    pluginStart: "after-window",
+  });
 }
 
 async function main(): Promise<void> {
@@ -121,9 +139,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`Hermes Desktop web UI: ${server.url}`);
-  // Nobody connected: the host starts anyway (idle tasks, interrupted replies) once the grace is
-  // over; while the page is loading its files, the grace starts over (its connection comes next).
-  grace = startGrace(() => void bootHost().catch(() => undefined), hostGraceMs);
+  // The host starts before the page connects: once the page has its first files (it connects
+  // after running them and painting), or, with no page at all, once the grace is over (idle
+  // tasks, interrupted replies).
+  grace = startGrace(() => void bootHost().catch(() => undefined), hostGrace);
   const stop = async () => {
     await server.close();
     await closeHost();

@@ -53,6 +53,7 @@ import { SessionService } from "./sessions/session-service.js";
 import { sessionHandlers } from "./sessions/session-rpc.js";
 import { StoreBackups } from "./sessions/store-backups.js";
 import { StoreHandle } from "./sessions/store-handle.js";
+import { sessionStoreFile } from "./sessions/store-file.js";
 import { runToolCall } from "./sessions/tool-dispatch.js";
 import { runToolLoop } from "./sessions/tool-loop.js";
 import type { Usage } from "./llm/usage.js";
@@ -69,6 +70,9 @@ import type { Vault } from "./secrets/vault.js";
  * Secret Service on D-Bus within milliseconds; one stuck on a prompt is reported by `host.changed`.
  */
 const KEYCHAIN_PROBE_WAIT_MS = 2_000;
+
+/** With `pluginStart: "after-window"`, plugins start this long after the host at the latest. */
+export const PLUGIN_START_MAX_WAIT_MS = 1_500;
 
 export interface HostOptions {
   home: string;
@@ -92,6 +96,17 @@ export interface HostOptions {
   hermesEnv?: Readonly<Record<string, string | undefined>>;
   /** Where `providers.discover` looks (tests point it at their own servers); the well-known ports by default. */
   discovery?: DiscoveryOptions;
+  /**
+   * What the session store's damage check found, when the caller ran it before creating the host
+   * (web mode, off the main thread: `findStoreDamageOffThread`); the host checks the file otherwise.
+   */
+  storeDamage?: string | null;
+  /**
+   * When plugins start (the plugin host, and a worker each): at once by default; `after-window`
+   * waits for the window's first data (its first `session.list` answered) or
+   * `PLUGIN_START_MAX_WAIT_MS`, so their start-up never competes with the window's. The apps pass it.
+   */
+  pluginStart?: "at-once" | "after-window";
   /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
@@ -176,9 +191,6 @@ export function createHost(options: HostOptions): Host {
     ...(options.pluginTimings?.heartbeat && { heartbeat: options.pluginTimings.heartbeat }),
     onStderr: (line) => log.write("WARN", "plugin_host_stderr", { line }),
   });
-  // Enabled plugins are about to load: their plugin host and workers start now, beside the rest.
-  const expectedWorkers = expectedDefaultWorkers(settings);
-  if (expectedWorkers > 0) pluginRuntime.warm({ count: expectedWorkers, heapMb: DEFAULT_HEAP_MB });
   const pluginLlm = new PluginLlmService({
     settings,
     engine,
@@ -227,8 +239,9 @@ export function createHost(options: HostOptions): Host {
     onError: (error) => log.write("ERROR", "store_backup_failed", { error: String(error) }),
   });
   const sessionStore = new StoreHandle({
-    file: join(options.home, "sessions.sqlite"),
+    file: sessionStoreFile(options.home),
     clock,
+    ...(options.storeDamage !== undefined && { damageFound: options.storeDamage }),
     beforeMigration: backups.beforeMigration,
     // Every window shows the disk-full notice (host.info) while it lasts.
     onDiskFullChange: () => events.emit("host.changed", null, {}),
@@ -342,7 +355,25 @@ export function createHost(options: HostOptions): Host {
     log,
   });
   sessionAccess.sessions = sessions;
-  void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
+  // Plugins start at once, or once the window has its first data (`pluginStart`).
+  let pluginStartTimer: ReturnType<typeof setTimeout> | undefined;
+  let pluginsStarting = false;
+  const startPlugins = (): void => {
+    if (pluginsStarting) return;
+    pluginsStarting = true;
+    clearTimeout(pluginStartTimer);
+    // Enabled plugins are about to load: their plugin host and workers start now, beside the rest.
+    const expectedWorkers = expectedDefaultWorkers(settings);
+    if (expectedWorkers > 0) pluginRuntime.warm({ count: expectedWorkers, heapMb: DEFAULT_HEAP_MB });
+    void plugins.start().catch((err) => log.write("ERROR", "plugins_start_failed", { error: String(err) }));
+  };
+  if (options.pluginStart === "after-window") {
+    plugins.startLater();
+    pluginStartTimer = setTimeout(startPlugins, PLUGIN_START_MAX_WAIT_MS);
+    pluginStartTimer.unref?.();
+  } else {
+    startPlugins();
+  }
 
   // Teach the redactor every stored key up front; a missing or locked keychain becomes a notice.
   const keychain = new KeychainStatus(options.vault, () => events.emit("host.changed", null, {}));
@@ -361,6 +392,7 @@ export function createHost(options: HostOptions): Host {
   const unwatchCounters = budgets.onCounted((id) => counterEvents.counted(id));
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
+  const sessionTable = sessionHandlers(sessions);
   const handlers: HandlerTable = {
     "host.info": async () => {
       // The first answer after start-up carries the keychain notice (README: "says at start-up").
@@ -409,7 +441,13 @@ export function createHost(options: HostOptions): Host {
     "model.set": (params) => model.set(params),
     ...pluginHandlers(plugins, consent, options.openFolder),
     ...pageSessionHandlers(pageSessions, plugins),
-    ...sessionHandlers(sessions),
+    ...sessionTable,
+    // The window's first data is its list of chats: once that is answered, plugins may start.
+    "session.list": async (params, ctx) => {
+      const answer = await sessionTable["session.list"](params, ctx);
+      if (!pluginsStarting) setImmediate(startPlugins);
+      return answer;
+    },
     ...mcpHandlers(mcp),
   };
 
@@ -459,6 +497,8 @@ export function createHost(options: HostOptions): Host {
     backups,
     async close() {
       warmUp.cancel();
+      clearTimeout(pluginStartTimer);
+      pluginsStarting = true; // none after this
       idleTasks.stop(); // no new idle run once the host is stopping
       backups.stop();
       await backups.settled();

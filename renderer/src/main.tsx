@@ -10,6 +10,7 @@ import { StoresProvider } from "./stores/stores-context.js";
 import { preloadMarkdown } from "./chat/lazy-markdown.js";
 import { preloadChatScreen } from "./chat/chat-view.js";
 import { App, preloadScreens } from "./ui/app.js";
+import { firstScreenShown } from "./ui/first-screen.js";
 import "./styles/tokens.css";
 import "./styles/base.css";
 import "./styles/controls.css";
@@ -50,24 +51,18 @@ flushSync(() =>
 );
 
 // What the first paint left out is fetched in idle moments: the conversation screen at once (it
-// shows as soon as the providers arrive), the rest once the first screen has its data (or 2 s on):
-// parsing those chunks earlier would only compete with the start-up the person is waiting for.
+// shows as soon as the providers arrive), the rest only once the first screen has its data, has
+// rendered it and painted (or 4 s on): parsing those chunks earlier competes with the very start-up
+// the person is waiting for (the providers' answer would set them off before the screen it
+// unlocks — the chat with its list of chats, or the welcome — was even rendered).
 const whenIdle = (work: () => void) =>
   typeof requestIdleCallback === "function"
     ? requestIdleCallback(work, { timeout: 2000 })
     : setTimeout(work, 200);
 whenIdle(() => void preloadChatScreen());
-const preloadRest = () =>
+void firstScreenShown(stores, 4000).then(() =>
   whenIdle(() => {
     void preloadMarkdown();
     void preloadScreens();
-  });
-const firstData = new Promise<void>((resolve) => {
-  const stop = stores.providers.subscribe((state) => {
-    if (state.providers.kind === "loading") return;
-    stop();
-    resolve();
-  });
-  setTimeout(resolve, 2000);
-});
-void firstData.then(preloadRest);
+  }),
+);

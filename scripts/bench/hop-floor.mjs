@@ -6,13 +6,18 @@
 import { fork } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadHost } from "./plugin-host-rig.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
+// The permission model's switch as the product picks it for this Node (`--permission` from 22.13
+// and 23.5, `--experimental-permission` before).
+const { permissionFlag } = await loadHost("plugins/runtime/plugin-host-process.js");
+export const hopFloorPermission = permissionFlag();
 
 /** `complete(params)` is the model call the parent makes for the worker (the bare SDK). */
 export async function startHopFloor(complete = async () => null) {
   const child = fork(join(here, "hop-floor-relay.mjs"), [], {
-    execArgv: ["--experimental-permission", `--allow-fs-read=${here}/`, "--allow-worker", "--no-warnings"],
+    execArgv: [hopFloorPermission, `--allow-fs-read=${here}/`, "--allow-worker", "--no-warnings"],
     env: {},
     serialization: "json",
     stdio: ["ignore", "ignore", "inherit", "ipc"],

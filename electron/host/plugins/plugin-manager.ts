@@ -35,6 +35,8 @@ export class PluginManager {
   private readonly capabilities: PluginCapabilityQueries;
   private unwatch: (() => void) | null = null;
   private started: Promise<void> | null = null;
+  /** Set by `startLater`: what `ready()` waits on until `start` runs (or `close` gives up on it). */
+  private startLaterGate: { opened: Promise<void>; open(started: Promise<void>): void } | null = null;
 
   constructor(private readonly options: PluginManagerOptions) {
     this.userDir = path.join(options.home, "plugins");
@@ -71,12 +73,23 @@ export class PluginManager {
       });
       await this.rescan();
     })();
+    this.startLaterGate?.open(this.started);
     return this.started;
+  }
+
+  /** `start` will be called later: until then, `ready()` waits for it rather than answering at once. */
+  startLater(): void {
+    if (this.started || this.startLaterGate) return;
+    let open: (started: Promise<void>) => void = () => undefined;
+    const opened = new Promise<void>((resolve) => {
+      open = (started) => resolve(started.catch(() => undefined));
+    });
+    this.startLaterGate = { opened, open };
   }
 
   /** Resolves once the first scan has settled every plugin (loaded, failed or disabled). */
   ready(): Promise<void> {
-    return this.started ?? Promise.resolve();
+    return this.started ?? this.startLaterGate?.opened ?? Promise.resolve();
   }
 
   list(): PluginView[] {
@@ -170,6 +183,8 @@ export class PluginManager {
   }
 
   async close(): Promise<void> {
+    // A start that never came: whoever waits on `ready()` is answered with what there is.
+    this.startLaterGate?.open(Promise.resolve());
     this.catalog.close();
     this.unwatch?.();
     // At once, as when disabling: a register still running or a worker still booting is not

@@ -16,6 +16,11 @@ import type { MessageRecord } from "./types.js";
 export type StoreHandleOptions = SessionStoreOptions & {
   /** Files up to this size get SQLite's page-by-page check at start (store-damage.ts). */
   integrityCheckMaxBytes?: number;
+  /**
+   * What the start's damage check found, when the caller ran it already (web mode runs it off the
+   * main thread while the host's code loads: `findStoreDamageOffThread`); checked here when absent.
+   */
+  damageFound?: string | null;
   /** Told when the disk holding the store fills (true) and when there is room again (false). */
   onDiskFullChange?: (full: boolean) => void;
 };
@@ -132,8 +137,8 @@ export class StoreHandle {
    */
   private openRecovering(): SessionStore {
     if (!this.checked) {
-      const { file, integrityCheckMaxBytes = DEFAULT_INTEGRITY_CHECK_MAX_BYTES } = this.options;
-      const damage = findStoreDamage(file, integrityCheckMaxBytes);
+      const { file, integrityCheckMaxBytes = DEFAULT_INTEGRITY_CHECK_MAX_BYTES, damageFound } = this.options;
+      const damage = damageFound !== undefined ? damageFound : findStoreDamage(file, integrityCheckMaxBytes);
       this.checked = true;
       if (damage) this.recover(damage);
     }

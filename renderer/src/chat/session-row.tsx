@@ -18,6 +18,9 @@ export interface SessionRowProps {
   onPin?(sessionId: string, pinned: boolean): void;
   /** Shown under the title for a search hit. */
   snippet?: SearchSnippet | null;
+  /** Its place in the whole list (1-based) and the list's length, for a list that renders only its first rows. */
+  positionInList?: number;
+  listLength?: number;
 }
 
 export const SessionRow = memo(function SessionRow({
@@ -28,6 +31,8 @@ export const SessionRow = memo(function SessionRow({
   onDelete,
   onPin,
   snippet,
+  positionInList,
+  listLength,
 }: SessionRowProps) {
   const pinned = session.pinned === true;
   const [editing, setEditing] = useState(false);
@@ -73,7 +78,13 @@ export const SessionRow = memo(function SessionRow({
   }
 
   return (
-    <li className="session-row" data-session-id={session.sessionId} data-pinned={pinned || undefined}>
+    <li
+      className="session-row"
+      data-session-id={session.sessionId}
+      data-pinned={pinned || undefined}
+      aria-posinset={positionInList}
+      aria-setsize={listLength}
+    >
       <button
         type="button"
         className="session-open"

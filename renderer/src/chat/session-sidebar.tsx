@@ -11,15 +11,16 @@ import { selectVisibleSessions } from "../stores/session-list-store.js";
 import { useProviders } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
 import { LoadingLine } from "../ui/spinner.js";
+import { useRowsInReach } from "./rows-in-reach.js";
 import { SessionRow } from "./session-row.js";
 import { UndoToast } from "./undo-toast.js";
 
 export function SessionSidebar() {
   const hasProviders = useProviders((s) => s.providers.kind === "ready" && s.providers.data.length > 0);
-  const load = useSessions((s) => s.load);
+  const ensureLoaded = useSessions((s) => s.ensureLoaded);
   useEffect(() => {
-    if (hasProviders) void load();
-  }, [hasProviders, load]);
+    if (hasProviders) void ensureLoaded();
+  }, [hasProviders, ensureLoaded]);
   if (!hasProviders) return null;
   return (
     <section className="session-sidebar" aria-label="Chats">
@@ -136,6 +137,14 @@ function SessionList() {
   const onDelete = useCallback((id: string) => requestDelete(id), [requestDelete]);
   const setPinned = useSessions((s) => s.setPinned);
   const pinError = useSessions((s) => s.pinError);
+  const {
+    count: rowCount,
+    onFocus: onRowFocus,
+    markEnd,
+  } = useRowsInReach(
+    visible.length,
+    visible.findIndex((s) => s.sessionId === selectedId),
+  );
 
   if (results) {
     if (results.kind === "loading") return <LoadingLine>Searching…</LoadingLine>;
@@ -191,8 +200,8 @@ function SessionList() {
       {visible.length === 0 ? (
         <p className="session-list-note">No chats yet. Your conversations will appear here.</p>
       ) : (
-        <ul>
-          {visible.map((session) => (
+        <ul onFocus={onRowFocus}>
+          {visible.slice(0, rowCount).map((session, index) => (
             <SessionRow
               key={session.sessionId}
               session={session}
@@ -201,10 +210,13 @@ function SessionList() {
               onRename={rename}
               onDelete={onDelete}
               onPin={setPinned}
+              positionInList={index + 1}
+              listLength={visible.length}
             />
           ))}
         </ul>
       )}
+      {rowCount < visible.length ? <div ref={markEnd} className="session-list-end" /> : null}
     </nav>
   );
 }

@@ -133,6 +133,10 @@ export function connectStoresToHost(client: HermesClient, stores: AppStores): ()
   const stopActionItems = stores.connectActionItems();
   const stopMcp = connectMcpStores(client, stores.mcpServers, stores.mcpRequests);
   void refreshFromHost(stores);
+  // The window opens on the chat, whose list of chats is asked for with everything else rather
+  // than after the providers' answer (which decides between the chat and the welcome).
+  if (stores.navigation.getState().screen.name === "chat")
+    void stores.chat.sessions.getState().ensureLoaded();
   return () => {
     stopMcp();
     stopActionItems();

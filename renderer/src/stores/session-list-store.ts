@@ -19,6 +19,8 @@ export interface SessionListSlice {
   /** null: a new chat, not yet sent (no session exists for it). */
   selectedId: string | null;
   load(): Promise<void>;
+  /** Loads the list unless a load was started already (the window starts one as it opens). */
+  ensureLoaded(): Promise<void>;
   select(sessionId: string | null, options?: { fresh?: boolean }): void;
   /** Creates a session for the first message of a new chat and opens it. */
   createForFirstMessage(): Promise<string>;
@@ -82,10 +84,15 @@ const createListSlice =
       if (sessions.some((s) => s.sessionId === last)) get().select(last);
       else options.lastChat.write(null);
     };
+    let firstLoad: Promise<void> | null = null;
     return {
       sessions: loading(),
       selectedId: null,
+      ensureLoaded() {
+        return (firstLoad ??= get().load());
+      },
       async load() {
+        firstLoad ??= Promise.resolve();
         const isLatest = nextLoad();
         try {
           const { sessions } = await client.call("session.list", {});

@@ -15,9 +15,12 @@ import { httpFetch } from "../../../out/electron/host/llm/http-fetch.js";
 // @ts-expect-error: a plain ES module of the bench scripts, without type declarations.
 import { floorSdk, stockSdk } from "../../../scripts/bench/sdk-floor.mjs";
 // @ts-expect-error: a plain ES module of the bench scripts, without type declarations.
-import { startHopFloor } from "../../../scripts/bench/hop-floor.mjs";
+import { hopFloorPermission, startHopFloor } from "../../../scripts/bench/hop-floor.mjs";
 // @ts-expect-error: a plain ES module of the bench scripts, without type declarations.
 import { timeBareWorkers } from "../../../scripts/bench/bare-workers.mjs";
+// @ts-expect-error: a plain ES module of the bench scripts, without type declarations.
+import { permission as bareWorkersPermission } from "../../../scripts/bench/bare-workers.mjs";
+import { permissionFlag } from "../../../electron/host/plugins/runtime/plugin-host-process.js";
 
 interface WithFetch {
   fetch: unknown;
@@ -53,5 +56,10 @@ describe("the bare worker hop", () => {
   it("starts plugin_load's bare workers, every one up, in a process under the permission model", async () => {
     const ms = (await timeBareWorkers(3)) as number;
     expect(ms).toBeGreaterThan(0);
+  });
+
+  it("switch the permission model on with the flag the product picks for this Node", () => {
+    expect(hopFloorPermission).toBe(permissionFlag());
+    expect(bareWorkersPermission).toBe(permissionFlag());
   });
 });

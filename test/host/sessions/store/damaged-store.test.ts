@@ -3,6 +3,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
 import { StoreHandle } from "../../../../electron/host/sessions/store-handle.js";
+import {
+  DEFAULT_INTEGRITY_CHECK_MAX_BYTES,
+  findStoreDamage,
+  findStoreDamageOffThread,
+} from "../../../../electron/host/sessions/store-damage.js";
 import { snapshot, tempDir } from "./store-fixtures.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 
@@ -184,6 +189,35 @@ describe("a damaged session store at start", () => {
       expect(handle.recoveryNotice()).toBeNull();
       expect(asideFiles(dir)).toEqual([]);
       expect(recoveredMessages(handle, contents)).toBe(contents.size);
+    } finally {
+      handle.close();
+    }
+  });
+
+  it("checked off the main thread (web mode): the worker finds what the in-thread check finds, and the store recovers", async () => {
+    const dir = tempDir();
+    const { file, contents } = writeStore(dir);
+    const max = DEFAULT_INTEGRITY_CHECK_MAX_BYTES;
+    expect(await findStoreDamageOffThread(file, max)).toBeNull();
+    const bytes = fs.readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    const victim = Math.floor(bytes.length / pageSize / 2);
+    bytes.fill(0x5a, victim * pageSize + 8, (victim + 1) * pageSize);
+    fs.writeFileSync(file, bytes);
+
+    const inThread = findStoreDamage(file, max);
+    expect(inThread).toMatch(/integrity check|could not read/);
+    const damage = await findStoreDamageOffThread(file, max);
+    expect(damage).toBe(inThread);
+    const handle = new StoreHandle({
+      file,
+      clock: new ManualClock(),
+      busyTimeoutMs: 100,
+      damageFound: damage,
+    });
+    try {
+      expect(handle.recovery()?.damage).toBe(damage);
+      expect(recoveredMessages(handle, contents)).toBe(handle.recovery()!.messages);
     } finally {
       handle.close();
     }
