@@ -88,6 +88,8 @@ export interface HostOptions {
   hermesEnv?: Readonly<Record<string, string | undefined>>;
   /** Where `providers.discover` looks (tests point it at their own servers); the well-known ports by default. */
   discovery?: DiscoveryOptions;
+  /** Opens a web page in the system browser (desktop: Electron's shell.openExternal); web mode shows links instead. */
+  openExternal?: (url: string) => Promise<void>;
   /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
@@ -212,6 +214,7 @@ export function createHost(options: HostOptions): Host {
     log,
     redact: (text) => redactor.redact(text, { force: true }),
     bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...options.mcp,
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.
