@@ -258,7 +258,8 @@ export class McpOAuth {
   /** A failure in words, redacted (a raw body from the authorization server could echo a token). */
   private describe(error: unknown): string {
     if (error instanceof KeychainUnavailableError) {
-      return `the OS keychain is not available, so the sign-in could not be kept: ${error.detail}. ${error.advice}`;
+      const advice = error.advice.charAt(0).toUpperCase() + error.advice.slice(1);
+      return `the OS keychain is not available, so the sign-in could not be kept: ${error.detail}. ${advice}`;
     }
     let text: string;
     if (error instanceof OAuthError) {
