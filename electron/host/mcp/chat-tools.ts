@@ -140,10 +140,8 @@ export class McpChatTools implements ExternalTools {
       return {
         status: converted.isError ? "error" : "ok",
         content: converted.isError ? `Error: ${converted.text}` : converted.text,
-        meta: meta(final, {
-          ...(converted.images.length ? { images: converted.images } : {}),
-          ...(converted.links.length ? { links: converted.links } : {}),
-        }),
+        meta: meta(final, converted.links.length ? { links: converted.links } : {}),
+        ...(converted.images.length ? { images: converted.images } : {}),
       };
     } catch (error) {
       if (scope.signal.aborted) {
