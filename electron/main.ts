@@ -113,6 +113,8 @@ function whenReady(args: LaunchArgs): void {
       version: appVersion(),
       // shell.openPath answers "" on success; only the plugins folder is ever passed here.
       openFolder: async (path) => (await shell.openPath(path)) === "",
+      // MCP OAuth sign-in: the authorization page opens in the person's browser, never in the app.
+      openExternal: (url) => shell.openExternal(url),
       // Under the permission model, in a utility process when packaged (plugin-host-launch.ts).
       pluginHostLaunch: desktopPluginHostLaunch({ packaged: app.isPackaged, execPath: process.execPath }),
       shellNotices: () => updates?.notices() ?? [],

@@ -107,6 +107,8 @@ export interface HostOptions {
    * `PLUGIN_START_MAX_WAIT_MS`, so their start-up never competes with the window's. The apps pass it.
    */
   pluginStart?: "at-once" | "after-window";
+  /** Opens a web page in the system browser (desktop: Electron's shell.openExternal); web mode shows links instead. */
+  openExternal?: (url: string) => Promise<void>;
   /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
@@ -228,6 +230,7 @@ export function createHost(options: HostOptions): Host {
     log,
     redact: (text) => redactor.redact(text, { force: true }),
     bill: (sessionId, category, usage) => pluginBilling.bill?.(sessionId, category, usage),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...options.mcp,
   });
   // The session store opens here; replies a crash left streaming are marked interrupted on open.

@@ -304,9 +304,10 @@ describe("MCP cards in the chat", () => {
       meta: {
         toolCallId: "call_1",
         toolStatus: "ok",
+        // As the host stores them: on the tool message, where the model's request finds them too.
+        toolImages: [{ mimeType: "image/png", data: "iVBORw0KGgo=" }],
         mcp: {
           state: "done",
-          images: [{ mimeType: "image/png", data: "iVBORw0KGgo=" }],
           links: [
             { uri: "https://example.com/spec", name: "The spec" },
             { uri: "file:///tmp/notes/todo.txt", name: "todo.txt" },

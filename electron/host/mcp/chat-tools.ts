@@ -16,7 +16,7 @@ import type { ExternalToolRun, ExternalTools, ExternalToolScope } from "../sessi
 import type { ChatTool, McpManager } from "./mcp-manager.js";
 import { needsApproval } from "./mcp-manager.js";
 import type { PendingRequests } from "./pending-requests.js";
-import type { ServerConnection } from "./server-connection.js";
+import { isAuthRequired, type ServerConnection } from "./server-connection.js";
 import { convertToolResult } from "./tool-result.js";
 import { callHelper, isHelper, type HelperName } from "./helper-tools.js";
 import { MCP_TOOL_PREFIX } from "./tool-names.js";
@@ -140,10 +140,8 @@ export class McpChatTools implements ExternalTools {
       return {
         status: converted.isError ? "error" : "ok",
         content: converted.isError ? `Error: ${converted.text}` : converted.text,
-        meta: meta(final, {
-          ...(converted.images.length ? { images: converted.images } : {}),
-          ...(converted.links.length ? { links: converted.links } : {}),
-        }),
+        meta: meta(final, converted.links.length ? { links: converted.links } : {}),
+        ...(converted.images.length ? { images: converted.images } : {}),
       };
     } catch (error) {
       if (scope.signal.aborted) {
@@ -212,6 +210,10 @@ export class McpChatTools implements ExternalTools {
   }
 
   private failure(connection: ServerConnection, error: unknown): string {
+    if (connection.config.oauth && isAuthRequired(error)) {
+      connection.authLost();
+      return `the MCP server '${connection.config.id}' needs sign-in: the person can sign in from Settings → MCP, then the call can be tried again`;
+    }
     const message = error instanceof Error ? error.message : String(error);
     if (/Connection closed/i.test(message)) {
       return `the MCP server '${connection.config.id}' stopped during the call${connection.error ? ` (${connection.error})` : ""}; it is being restarted, so the call can be tried again`;

@@ -15,6 +15,8 @@ import { McpChatTools } from "./chat-tools.js";
 import { ElicitationHandler } from "./elicitation.js";
 import { McpManager } from "./mcp-manager.js";
 import { McpSecrets } from "./mcp-secrets.js";
+import { McpOAuth } from "./oauth-sign-in.js";
+import { OAuthStore } from "./oauth-store.js";
 import { McpService } from "./mcp-service.js";
 import { PendingRequests } from "./pending-requests.js";
 import { SamplingHandler } from "./sampling.js";
@@ -30,6 +32,8 @@ export interface McpHostDeps {
   redact: (text: string) => string;
   /** Bills sampling to a session (late-bound: the sessions open after this). */
   bill: (sessionId: string, category: string, usage: Usage) => void;
+  /** Opens an OAuth sign-in's authorization URL in the system browser (desktop); web mode shows it. */
+  openExternal?: (url: string) => Promise<void>;
   /** Tests: a fixed PATH lookup and short restart delays. */
   pathValue?: () => Promise<string>;
   backoffStartMs?: number;
@@ -40,6 +44,7 @@ export interface McpHost {
   service: McpService;
   pending: PendingRequests;
   chatTools: McpChatTools;
+  oauth: McpOAuth;
   start(): void;
   close(): Promise<void>;
 }
@@ -59,12 +64,20 @@ export function createMcpHost(deps: McpHostDeps): McpHost {
     sessionOf,
   });
   const elicitation = new ElicitationHandler({ pending, sessionOf });
-  const manager = new McpManager({
+  const oauth = new McpOAuth({
+    store: new OAuthStore(secrets),
+    ...(deps.openExternal ? { openExternal: deps.openExternal } : {}),
+    restart: (id) => manager.restart(id),
+    onChange: () => deps.events.emit("mcp.changed", null, {}),
+    redact: deps.redact,
+  });
+  const manager: McpManager = new McpManager({
     home: deps.home,
     settings: deps.settings,
     events: deps.events,
     secrets,
     redact: deps.redact,
+    oauth,
     handlers: {
       roots: (config) => ({
         roots: config.roots.map((path) => ({ uri: pathToFileURL(path).href, name: path })),
@@ -83,6 +96,7 @@ export function createMcpHost(deps: McpHostDeps): McpHost {
     manager,
     secrets,
     pending,
+    oauth,
     redact: deps.redact,
   });
   return {
@@ -90,7 +104,11 @@ export function createMcpHost(deps: McpHostDeps): McpHost {
     service,
     pending,
     chatTools,
+    oauth,
     start: () => manager.start(),
-    close: () => manager.close(),
+    close: async () => {
+      oauth.close();
+      await manager.close();
+    },
   };
 }

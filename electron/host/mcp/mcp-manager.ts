@@ -9,6 +9,7 @@ import type { SettingsStore } from "../config/settings-store.js";
 import type { EventHub } from "../events.js";
 import type { McpServerView, McpToolView } from "../rpc/methods/mcp.js";
 import type { McpSecrets } from "./mcp-secrets.js";
+import type { McpOAuth } from "./oauth-sign-in.js";
 import { ServerConnection } from "./server-connection.js";
 import { toServerConfig, type McpServerConfig } from "./server-config.js";
 import { ServerLog } from "./server-log.js";
@@ -26,6 +27,8 @@ export interface McpManagerDeps {
   /** Masks secrets (with force) in server logs and errors. */
   redact: (text: string) => string;
   handlers: ServerRequestHandlers;
+  /** OAuth sign-in of `auth: oauth` servers. */
+  oauth: McpOAuth;
   pathValue?: () => Promise<string>;
   backoffStartMs?: number;
 }
@@ -191,6 +194,7 @@ export class McpManager {
         env: await secrets("env", config.secretEnv),
         headers: await secrets("header", config.secretHeaders),
       },
+      ...(config.oauth ? { oauth: await this.deps.oauth.view(config) } : {}),
       restarts: connection?.restarts ?? 0,
     };
   }
@@ -212,6 +216,10 @@ export class McpManager {
       pathValue: this.deps.pathValue ?? loginShellPath,
       secrets: (kind, names) => this.deps.secrets.values(id, kind, names),
       handlers: this.deps.handlers,
+      oauth: {
+        provider: (config) => this.deps.oauth.connectionProvider(config),
+        signInNeeded: (serverId) => this.deps.oauth.signInNeeded(serverId),
+      },
       ...(this.deps.backoffStartMs !== undefined ? { backoffStartMs: this.deps.backoffStartMs } : {}),
       onChange: (what) => {
         // A replaced connection's late news is not news.

@@ -19,6 +19,8 @@ export function mcpHandlers(mcp: McpHost): McpHandlers {
       }),
     "mcp.setSecret": ({ id, kind, name, value }) => service.setSecret(id, kind, name, value),
     "mcp.import": ({ json }) => service.import(json),
+    "mcp.signIn": ({ id }) => service.signIn(id),
+    "mcp.signOut": ({ id }) => service.signOut(id),
     "mcp.approve": async ({ requestId, decision }) => {
       pending.answerApproval(requestId, decision);
       return {};

@@ -1,11 +1,14 @@
 /**
  * MCP secrets in the keychain (docs/contract.md §13.1): `secret_env` values under account
  * `mcp:<id>:env:<NAME>`, `secret_headers` values under `mcp:<id>:header:<Name>`. Values are read
- * only to start a server; views carry the last 4 characters at most.
+ * only to start a server; views carry the last 4 characters at most. An OAuth sign-in's tokens sit
+ * under `mcp:<id>:oauth:<part>` and never leave the host.
  */
 import type { Vault } from "../secrets/vault.js";
 
 export type SecretKind = "env" | "header";
+/** `oauth` accounts hold an OAuth sign-in's tokens and client registration (oauth-store.ts). */
+export type AccountKind = SecretKind | "oauth";
 
 /** The vault's provider slot for MCP accounts; the rest of the account is its "profile". */
 const VAULT_OWNER = "mcp";
@@ -16,15 +19,15 @@ export const secretAccount = (id: string, kind: SecretKind, name: string): strin
 export class McpSecrets {
   constructor(private readonly vault: Vault) {}
 
-  get(id: string, kind: SecretKind, name: string): Promise<string | null> {
+  get(id: string, kind: AccountKind, name: string): Promise<string | null> {
     return this.vault.getKey(VAULT_OWNER, `${id}:${kind}:${name}`);
   }
 
-  async set(id: string, kind: SecretKind, name: string, value: string): Promise<void> {
+  async set(id: string, kind: AccountKind, name: string, value: string): Promise<void> {
     await this.vault.setKey(VAULT_OWNER, value, `${id}:${kind}:${name}`);
   }
 
-  async delete(id: string, kind: SecretKind, name: string): Promise<void> {
+  async delete(id: string, kind: AccountKind, name: string): Promise<void> {
     await this.vault.deleteKey(VAULT_OWNER, `${id}:${kind}:${name}`);
   }
 

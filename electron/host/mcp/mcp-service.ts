@@ -18,8 +18,9 @@ import type {
 import { ImportFormatError, parseClaudeDesktop } from "./mcp-import.js";
 import type { McpManager } from "./mcp-manager.js";
 import type { McpSecrets, SecretKind } from "./mcp-secrets.js";
+import { McpSignInError, type McpOAuth } from "./oauth-sign-in.js";
 import type { PendingRequests } from "./pending-requests.js";
-import { serverBlockIssues } from "./server-config.js";
+import { serverBlockIssues, toServerConfig, type McpServerConfig } from "./server-config.js";
 import { readLogTail, ServerLog } from "./server-log.js";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,6 +31,7 @@ export interface McpServiceDeps {
   manager: McpManager;
   secrets: McpSecrets;
   pending: PendingRequests;
+  oauth: McpOAuth;
   redact: (text: string) => string;
 }
 
@@ -59,6 +61,7 @@ export class McpService {
       doc.mcp_servers = rest;
     });
     this.deps.pending.dropServer(id);
+    this.deps.oauth.forget(id);
     await this.deps.secrets.deleteAll(id);
     return {};
   }
@@ -67,6 +70,36 @@ export class McpService {
     this.requireBlock(id);
     await this.deps.manager.restart(id);
     return {};
+  }
+
+  /** docs/contract.md §13.1 `auth: oauth`: see `mcp.signIn` in the methods table. */
+  async signIn(id: string): Promise<{ authorizationUrl: string | null }> {
+    const config = this.oauthConfig(id);
+    try {
+      return await this.deps.oauth.signIn(config);
+    } catch (error) {
+      if (!(error instanceof McpSignInError)) throw error;
+      throw new RpcError(error.keychain ? "keychain_unavailable" : "provider_error", error.message);
+    }
+  }
+
+  async signOut(id: string): Promise<Record<string, never>> {
+    await this.deps.oauth.signOut(this.oauthConfig(id));
+    return {};
+  }
+
+  private oauthConfig(id: string): McpServerConfig {
+    this.requireBlock(id);
+    const config =
+      this.deps.manager.get(id)?.config ?? toServerConfig(id, this.deps.settings.get().mcp_servers[id]!);
+    if (!config.oauth) {
+      throw new RpcError(
+        "invalid_params",
+        `MCP server '${id}' does not sign in with OAuth: set \`auth: oauth\` on its URL block first.`,
+        { key: "id" },
+      );
+    }
+    return config;
   }
 
   async setTool(

@@ -22,7 +22,8 @@ export interface McpServerConfig {
   url: string | null;
   headers: Record<string, string>;
   secretHeaders: string[];
-  oauth: boolean;
+  /** `auth: oauth` on an HTTP server: its `oauth` block with defaults; null otherwise. */
+  oauth: McpOAuthSettings | null;
   callTimeoutMs: number;
   connectTimeoutMs: number;
   include: string[];
@@ -40,6 +41,14 @@ export interface McpServerConfig {
     allowedModels: string[];
   };
   elicitation: { enabled: boolean; timeoutMs: number };
+}
+
+export interface McpOAuthSettings {
+  /** A client the person registered; empty = dynamic client registration. */
+  clientId: string;
+  scope: string;
+  /** The loopback redirect's port; 0 = any free port. */
+  redirectPort: number;
 }
 
 export const DEFAULT_CALL_TIMEOUT_S = 300;
@@ -97,7 +106,14 @@ export function toServerConfig(
     url: transport !== "stdio" && doc.url ? expand(doc.url) : null,
     headers: expandValues(doc.headers),
     secretHeaders: [...(doc.secret_headers ?? [])],
-    oauth: doc.auth === "oauth",
+    oauth:
+      doc.auth === "oauth" && transport !== "stdio"
+        ? {
+            clientId: doc.oauth?.client_id ?? "",
+            scope: doc.oauth?.scope ?? "",
+            redirectPort: doc.oauth?.redirect_port ?? 0,
+          }
+        : null,
     callTimeoutMs: (doc.timeout ?? DEFAULT_CALL_TIMEOUT_S) * 1000,
     connectTimeoutMs: (doc.connect_timeout ?? DEFAULT_CONNECT_TIMEOUT_S) * 1000,
     include: [...(doc.tools?.include ?? [])],

@@ -5,9 +5,13 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { SSEClientTransport, SseError as SSEError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CreateMessageRequestSchema,
@@ -36,6 +40,15 @@ export interface ConnectionDeps {
   /** `secret_env` / `secret_headers` values from the keychain, read at each start. */
   secrets: (kind: "env" | "header", names: readonly string[]) => Promise<Record<string, string>>;
   handlers: ServerRequestHandlers;
+  /**
+   * `auth: oauth`: the provider sending the stored tokens (null when there are none), and the
+   * word that the server wants a sign-in — after which the connection waits for one rather than
+   * retrying.
+   */
+  oauth?: {
+    provider: (config: McpServerConfig) => Promise<OAuthClientProvider | null>;
+    signInNeeded: (id: string) => void;
+  };
   onChange: (what: "status" | "lists") => void;
   /** Backoff delays, shorter in tests. */
   backoffStartMs?: number;
@@ -164,6 +177,7 @@ export class ServerConnection {
       if (generation !== this.generation) return;
       // An exit during initialize says more than the SDK's "Connection closed".
       const message = exited ?? this.exitDescriptionIfGone(transport) ?? describeConnectError(error, config);
+      if (config.oauth && isAuthRequired(error)) return this.needsSignIn(generation, message);
       this.failed(generation, message);
     } finally {
       clearTimeout(timer);
@@ -217,12 +231,14 @@ export class ServerConnection {
     const url = new URL(config.url ?? "");
     const secretHeaders = await this.deps.secrets("header", config.secretHeaders);
     const requestInit = { headers: { ...config.headers, ...secretHeaders } };
+    const authProvider = (config.oauth && (await this.deps.oauth?.provider(config))) || undefined;
     return config.transport === "sse"
       ? new SSEClientTransport(url, {
           requestInit,
           eventSourceInit: { fetch: withHeaders(requestInit.headers) },
+          ...(authProvider ? { authProvider } : {}),
         })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      : new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) });
   }
 
   async refreshLists(generation = this.generation): Promise<void> {
@@ -263,6 +279,25 @@ export class ServerConnection {
       : 0;
     const prompts = capabilities.prompts ? await count(async () => (await client.listPrompts()).prompts) : 0;
     return { tools, resources, prompts };
+  }
+
+  /**
+   * The server wants a sign-in (`auth: oauth`): `error` with "…: sign in", and no retries — the
+   * same answer would come back; signing in restarts the server.
+   */
+  needsSignIn(generation: number, message: string): void {
+    if (generation !== this.generation || this.stopped) return;
+    this.deps.log.note(`error: ${message}`);
+    this.clearRetry();
+    this.client = null;
+    this.setStatus("error", message);
+    void this.closeTransport();
+    this.deps.oauth?.signInNeeded(this.config.id);
+  }
+
+  /** A call found the tokens refused for good (the refresh too): as at connect. */
+  authLost(): void {
+    this.needsSignIn(this.generation, describeConnectError(new UnauthorizedError(), this.config));
   }
 
   private failed(generation: number, message: string): void {
@@ -315,6 +350,12 @@ export class ServerConnection {
     this.error = error;
     if (changed) this.deps.onChange("status");
   }
+}
+
+/** The server refused to serve without (valid) credentials. */
+export function isAuthRequired(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return true;
+  return (error instanceof StreamableHTTPError || error instanceof SSEError) && error.code === 401;
 }
 
 /** The stdio transport's child (the SDK keeps it private; read for its exit code only). */

@@ -1,19 +1,23 @@
 /**
  * An MCP tool result as the model reads it (docs/contract.md §13.3 step 4): text as is, embedded
- * resources as text, images and resource links kept for the card (and named to the model),
+ * resources as text, images kept for the card and the model (the sessions layer sends them, or
+ * their descriptions for a text-only model), resource links kept for the card (and named),
  * `structuredContent` as JSON when no text says it, `isError` as an error. Unicode tag characters
  * (U+E0000–E007F, a prompt-injection carrier) are stripped; more than 256 KB of text is cut with a note.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { sniffImageType } from "../rpc/image-types.js";
+import type { ToolResultImage } from "../sessions/image-attachments.js";
 
 export const MAX_RESULT_BYTES = 256 * 1024;
-/** An image larger than this is named but not kept for the card. */
+/** An image larger than this is named but not kept (for the card or the model). */
 const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 export interface ConvertedResult {
   isError: boolean;
   text: string;
-  images: { mimeType: string; data: string }[];
+  /** PNG, JPEG, WebP or GIF by their bytes, at most 2 MB each: for the card and the model. */
+  images: ToolResultImage[];
   links: { uri: string; name: string; mimeType?: string }[];
 }
 
@@ -34,8 +38,16 @@ export function convertToolResult(result: CallToolResult): ConvertedResult {
         break;
       case "image": {
         const bytes = Math.floor((item.data.length * 3) / 4);
-        if (bytes <= MAX_IMAGE_BYTES) images.push({ mimeType: item.mimeType, data: item.data });
-        parts.push(`[image ${item.mimeType}, ${formatBytes(bytes)}, shown to the person]`);
+        // The type is read from the bytes: what a server declares is not trusted.
+        const mimeType = bytes <= MAX_IMAGE_BYTES ? sniffImageType(Buffer.from(item.data, "base64")) : null;
+        if (mimeType) {
+          images.push({ mimeType, data: item.data });
+          parts.push(`[image ${mimeType}, ${formatBytes(bytes)}]`);
+        } else {
+          parts.push(
+            `[image ${item.mimeType}, ${formatBytes(bytes)}, not shown: ${bytes > MAX_IMAGE_BYTES ? "larger than 2 MB" : "not a PNG, JPEG, WebP or GIF"}]`,
+          );
+        }
         break;
       }
       case "audio":

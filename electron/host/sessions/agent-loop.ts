@@ -136,6 +136,9 @@ export async function runAgentLoop(deps: AgentLoopDeps, input: AgentLoopInput): 
           toolName: call.function.name,
           toolStatus: run.status,
           ...run.meta,
+          ...(run.images?.length
+            ? { toolImages: run.images.map(({ mimeType, data }) => ({ mimeType, data })) }
+            : {}),
           ...(run.explanation ? { explanation: deps.engine.redact(run.explanation) } : {}),
         },
       });

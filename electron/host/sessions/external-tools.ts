@@ -4,6 +4,7 @@
  * never see these tools: only the chat's agent loop asks for them.
  */
 import type { ToolCall, ToolDefinition } from "../llm/chat-request.js";
+import type { ToolResultImage } from "./image-attachments.js";
 import type { JsonValue } from "./types.js";
 
 export interface ExternalToolScope {
@@ -16,8 +17,10 @@ export interface ExternalToolRun {
   /** `blocked`: the person denied it; `aborted`: the turn was stopped (nothing is recorded). */
   status: "ok" | "error" | "blocked" | "aborted";
   content: string;
-  /** Merged into the tool message's meta (what its card shows: images, links, state). */
+  /** Merged into the tool message's meta (what its card shows: links, state). */
   meta?: Record<string, JsonValue>;
+  /** Images of the result (stored as the tool message's `meta.toolImages`), for the card and the model. */
+  images?: ToolResultImage[];
 }
 
 export interface ExternalTools {

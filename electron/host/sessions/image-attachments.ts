@@ -59,4 +59,25 @@ export function checkImages(
 export const imagesOf = (meta: { [key: string]: unknown }): ImageAttachment[] =>
   Array.isArray(meta["images"]) ? (meta["images"] as unknown as ImageAttachment[]) : [];
 
-export const dataUrl = (image: ImageAttachment): string => `data:${image.mimeType};base64,${image.data}`;
+/**
+ * An image a tool's result carries (docs/contract.md §13.3 step 4: an MCP tool's image content),
+ * kept on the tool message as `meta.toolImages`: shown on the tool's card, and sent to the model
+ * — as an image to a vision model, else described through the `vision` slot.
+ */
+export interface ToolResultImage {
+  mimeType: ImageMimeType;
+  /** Base64, no `data:` prefix. */
+  data: string;
+}
+
+export const toolImagesOf = (meta: { [key: string]: unknown }): ToolResultImage[] =>
+  Array.isArray(meta["toolImages"]) ? (meta["toolImages"] as unknown as ToolResultImage[]) : [];
+
+/** The images a message carries for the model: a person's attachments, or a tool result's images. */
+export const messageImagesOf = (record: {
+  role: string;
+  meta: { [key: string]: unknown };
+}): readonly ToolResultImage[] =>
+  record.role === "user" ? imagesOf(record.meta) : record.role === "tool" ? toolImagesOf(record.meta) : [];
+
+export const dataUrl = (image: ToolResultImage): string => `data:${image.mimeType};base64,${image.data}`;

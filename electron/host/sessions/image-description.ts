@@ -1,6 +1,7 @@
 /**
- * Images for a text-only main model (docs/contract.md §9.1): before a request, every image a person attached
- * that the model can't read is described through the `vision` slot, once; the description is kept
+ * Images for a text-only main model (docs/contract.md §9.1, §13.3): before a request, every image a
+ * person attached or a tool result carried (an MCP tool's image content) that the model can't read
+ * is described through the `vision` slot, once; the description is kept
  * on the message (`meta.imageDescriptions`, `meta.describedBy`) so the transcript can mark it and
  * later requests reuse it. A vision-capable model gets the images themselves (request-builder).
  */
@@ -9,7 +10,7 @@ import type { AuxiliaryCaller } from "../llm/auxiliary-call.js";
 import type { Route } from "../llm/route.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import { supportsVision, type ModelInfoCache } from "../models/model-capabilities.js";
-import { dataUrl, imagesOf } from "./image-attachments.js";
+import { dataUrl, messageImagesOf } from "./image-attachments.js";
 import { visibleAfterCompaction } from "./request-builder.js";
 import type { Transcript } from "./transcript.js";
 
@@ -50,9 +51,8 @@ export class ImageDescriber {
       return;
     const waiting = visibleAfterCompaction(transcript.records(input.sessionId)).filter(
       (r) =>
-        r.role === "user" &&
         r.meta.pending !== true &&
-        imagesOf(r.meta).length > 0 &&
+        messageImagesOf(r).length > 0 &&
         r.meta.imageDescriptions === undefined &&
         r.meta.imageError === undefined,
     );
@@ -62,7 +62,7 @@ export class ImageDescriber {
       try {
         const descriptions: string[] = [];
         let describedBy: { provider: string; model: string } | null = null;
-        for (const image of imagesOf(record.meta)) {
+        for (const image of messageImagesOf(record)) {
           const outcome = await this.deps.auxiliary.complete(
             {
               task: "vision",

@@ -6,7 +6,7 @@
  * the provider reject the request).
  */
 import type { ChatMessage, ToolCall } from "../llm/chat-request.js";
-import { dataUrl, imagesOf } from "./image-attachments.js";
+import { dataUrl, imagesOf, toolImagesOf, type ToolResultImage } from "./image-attachments.js";
 import type { MessageRecord, SessionSnapshot } from "./types.js";
 
 /**
@@ -33,6 +33,52 @@ function userContent(record: MessageRecord): ChatMessage["content"] {
     ...(record.content ? [{ type: "text" as const, text: record.content }] : []),
     ...images.map((image) => ({ type: "image_url" as const, image_url: { url: dataUrl(image) } })),
   ];
+}
+
+/**
+ * A tool result as the model gets it (docs/contract.md §13.3 step 4): its text, with its images'
+ * descriptions when the vision slot described them for a text-only model (or why it could not).
+ * A vision model gets the images themselves, in a user message after the tool results
+ * (`toolImageMessage`): tool messages carry text only.
+ */
+function toolContent(record: MessageRecord): string {
+  const images = toolImagesOf(record.meta);
+  if (images.length === 0) return record.content;
+  const described = record.meta.imageDescriptions;
+  if (Array.isArray(described)) {
+    const notes = described.map(
+      (d, i) => `[Image ${i + 1} of this result, described by the vision model: ${String(d)}]`,
+    );
+    return [record.content, ...notes].filter(Boolean).join("\n\n");
+  }
+  if (typeof record.meta.imageError === "string") {
+    return [
+      record.content,
+      `[${images.length} image(s) in this result, not readable by this model: ${record.meta.imageError}]`,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+  }
+  return record.content;
+}
+
+/** The images of tool results that go to a vision model as they are (not described). */
+function imagesForModel(record: MessageRecord): ToolResultImage[] {
+  if (Array.isArray(record.meta.imageDescriptions) || typeof record.meta.imageError === "string") return [];
+  return toolImagesOf(record.meta);
+}
+
+function toolImageMessage(batch: { tool: string; callId: string; images: ToolResultImage[] }[]): ChatMessage {
+  return {
+    role: "user",
+    content: batch.flatMap(({ tool, callId, images }) => [
+      {
+        type: "text" as const,
+        text: `The image${images.length === 1 ? "" : "s"} returned by the tool ${tool} (call ${callId}):`,
+      },
+      ...images.map((image) => ({ type: "image_url" as const, image_url: { url: dataUrl(image) } })),
+    ]),
+  };
 }
 
 export function isPending(record: MessageRecord): boolean {
@@ -85,7 +131,15 @@ export function historyMessages(records: readonly MessageRecord[]): ChatMessage[
   );
   const offered = new Set<string>();
   const out: ChatMessage[] = [];
+  // Tool results' images wait until the batch of tool messages ends: nothing may come between an
+  // assistant's tool calls and their results.
+  let pendingImages: { tool: string; callId: string; images: ToolResultImage[] }[] = [];
+  const flushImages = () => {
+    if (pendingImages.length) out.push(toolImageMessage(pendingImages));
+    pendingImages = [];
+  };
   for (const record of visible) {
+    if (record.role !== "tool") flushImages();
     if (record.role === "user") {
       const content = userContent(record);
       if (content) out.push({ role: "user", content });
@@ -98,10 +152,15 @@ export function historyMessages(records: readonly MessageRecord[]): ChatMessage[
       else if (record.content) out.push({ role: "assistant", content: record.content });
     } else if (record.role === "tool") {
       const id = record.meta.toolCallId;
-      if (typeof id === "string" && offered.has(id))
-        out.push({ role: "tool", content: record.content, tool_call_id: id });
+      if (typeof id === "string" && offered.has(id)) {
+        out.push({ role: "tool", content: toolContent(record), tool_call_id: id });
+        const images = imagesForModel(record);
+        if (images.length)
+          pendingImages.push({ tool: String(record.meta.toolName ?? "tool"), callId: id, images });
+      }
     }
   }
+  flushImages();
   return out;
 }
 

@@ -7,6 +7,7 @@ import type { ToolCall, ToolDefinition } from "../llm/chat-request.js";
 import type { HookRegistry } from "../plugins/hook-registry.js";
 import type { ToolRegistry } from "../plugins/tool-registry.js";
 import type { ExternalTools } from "./external-tools.js";
+import type { ToolResultImage } from "./image-attachments.js";
 import type { JsonValue } from "./types.js";
 
 /** `aborted`: the turn was stopped while the tool ran; nothing is recorded for it. */
@@ -18,8 +19,10 @@ export interface ToolRun {
   content: string;
   /** A `post_tool_call` hook's one-sentence explanation, shown under the call. */
   explanation?: string;
-  /** More facts for the tool message's meta (an MCP call's state, images and links). */
+  /** More facts for the tool message's meta (an MCP call's state and links). */
   meta?: Record<string, JsonValue>;
+  /** The result's images (an MCP tool's image content), for the card and the model. */
+  images?: ToolResultImage[];
 }
 
 export interface ToolScope {

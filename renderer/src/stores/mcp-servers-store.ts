@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { McpServerView, McpStatus } from "../../../electron/host/rpc/methods/mcp.js";
 import type { ParamsOf, ResultOf } from "../../../electron/host/rpc/contract.js";
 import type { HermesClient } from "../api/client.js";
-import { describeError } from "../api/rpc-error.js";
+import { describeError, HermesRpcError, type ClientErrorReason } from "../api/rpc-error.js";
 import { failedRefresh, latestOnly, loading, ready, type Loadable } from "./loadable.js";
 
 export type McpImportResult = ResultOf<"mcp.import">;
@@ -37,10 +37,19 @@ export interface McpServersState {
   setEnabled(id: string, enabled: boolean): Promise<void>;
   restart(id: string): Promise<void>;
   setTool(id: string, tool: string, change: { enabled?: boolean; approval?: "ask" | "allow" }): Promise<void>;
+  /**
+   * OAuth sign-in (`auth: oauth`): the host opens the browser (desktop) and the row follows the
+   * sign-in through the server's `oauth`, where a failed sign-in's reason shows too.
+   */
+  signIn(id: string): Promise<void>;
+  signOut(id: string): Promise<void>;
   clearAction(id: string): void;
   /** An `mcp.status` event: the row changes at once, the rest (tools, counts) on the next load. */
   applyStatus(id: string, status: McpStatus, error?: string): void;
 }
+
+/** `mcp.signIn` reasons the host also records as the server's failed sign-in. */
+const FAILED_SIGN_IN: ReadonlySet<ClientErrorReason> = new Set(["provider_error", "keychain_unavailable"]);
 
 const upsert = (list: readonly McpServerView[], server: McpServerView): McpServerView[] =>
   list.some((s) => s.id === server.id)
@@ -122,6 +131,22 @@ export function createMcpServersStore(client: HermesClient): StoreApi<McpServers
       setTool: (id, tool, change) =>
         rowAction(id, `tool:${tool}`, async () => {
           put((await client.call("mcp.setTool", { id, tool, ...change })).server);
+        }),
+      signIn: (id) =>
+        rowAction(id, "sign-in", async () => {
+          try {
+            await client.call("mcp.signIn", { id });
+          } catch (err) {
+            // These failures are the server's `oauth.error` now; the row shows them there, once.
+            if (!(err instanceof HermesRpcError && FAILED_SIGN_IN.has(err.reason))) throw err;
+          } finally {
+            void get().load();
+          }
+        }),
+      signOut: (id) =>
+        rowAction(id, "sign-out", async () => {
+          await client.call("mcp.signOut", { id });
+          void get().load();
         }),
       clearAction(id) {
         if (get().actions[id]) set({ actions: without(get().actions, id) });

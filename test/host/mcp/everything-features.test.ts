@@ -69,13 +69,13 @@ describe("server-everything features in chat", () => {
     expect((await toolMessages(sessionId))[0].content).toContain("completed");
   });
 
-  it("an image is kept for the card and named to the model", async () => {
+  it("an image is kept for the card (and the model: tool-images.test.ts)", async () => {
     const sessionId = await turn("mcp__everything__get_tiny_image", {});
     await rig.idle(sessionId);
     const [tool] = await toolMessages(sessionId);
-    expect(tool.content).toMatch(/\[image image\/png, \d+ (bytes|KB), shown to the person\]/);
-    expect(tool.meta.mcp.images[0]).toMatchObject({ mimeType: "image/png" });
-    expect(tool.meta.mcp.images[0].data.length).toBeGreaterThan(100);
+    expect(tool.content).toMatch(/\[image image\/png, \d+ (bytes|KB)\]/);
+    expect(tool.meta.toolImages[0]).toMatchObject({ mimeType: "image/png" });
+    expect(tool.meta.toolImages[0].data.length).toBeGreaterThan(100);
   });
 
   it("structured content checked against the outputSchema reaches the model", async () => {

@@ -52,8 +52,11 @@ export async function startTestHost(
     },
     async dispose() {
       for (const account of await vault.listAccounts().catch(() => [])) {
-        const [provider, profile] = account.split(":");
-        await vault.deleteKey(provider!, profile).catch(() => undefined);
+        // The profile is everything after the first ":" (MCP accounts hold more colons).
+        const colon = account.indexOf(":");
+        const [provider, profile] =
+          colon < 0 ? [account, undefined] : [account.slice(0, colon), account.slice(colon + 1)];
+        await vault.deleteKey(provider, profile).catch(() => undefined);
       }
       await host.close();
       temp?.cleanup();

@@ -26,6 +26,16 @@ export interface McpToolView {
   approval: "ask" | "allow";
 }
 
+/**
+ * An `auth: oauth` server's sign-in (docs/contract.md §13.1): `signed_out` ("Needs sign-in"),
+ * `signing_in` (the browser is open at `authorizationUrl`; web mode shows it as a link),
+ * `signed_in`, or `failed` with the reason. Tokens never leave the host.
+ */
+export type McpOAuthView =
+  | { state: "signed_out" | "signed_in" }
+  | { state: "signing_in"; authorizationUrl?: string }
+  | { state: "failed"; error: string };
+
 /** A secret's presence without its value: `keyHint` is exactly its last 4 characters. */
 export interface McpSecretView {
   name: string;
@@ -52,6 +62,8 @@ export interface McpServerView {
   approval: McpApprovalMode;
   /** `secret_env` and `secret_headers`, each with whether the keychain holds a value. */
   secrets: { env: McpSecretView[]; headers: McpSecretView[] };
+  /** Present for a server with `auth: oauth`. */
+  oauth?: McpOAuthView;
   /** Restarts after an exit since the app started (or since the last `mcp.restart`). */
   restarts: number;
 }
@@ -218,6 +230,16 @@ export const mcpMethods = {
    * values whose name contains KEY, TOKEN, SECRET or PASSWORD (any case) go to the keychain as
    * `secret_env`. An existing id or an entry that fails the schema is skipped with the reason.
    */
+  /**
+   * Signs in to an `auth: oauth` server: authorization code + PKCE (a client registered
+   * dynamically unless `oauth.client_id` names one), the redirect taken on 127.0.0.1. Answers
+   * once the authorization URL is open in the system browser (desktop) — web mode shows it for
+   * the person to open — or `null` when the stored refresh token signed in without it. How it
+   * ends shows in the server's `oauth` (`mcp.changed`). Not an oauth server → `invalid_params`.
+   */
+  "mcp.signIn": method<{ id: string }, { authorizationUrl: string | null }>(idOnly),
+  /** Deletes the server's tokens and client registration from the keychain and restarts it. */
+  "mcp.signOut": method<{ id: string }, EmptyParams>(idOnly),
   "mcp.import": method<{ json: string }, { added: string[]; skipped: { id: string; reason: string }[] }>({
     type: "object",
     additionalProperties: false,

@@ -19,8 +19,17 @@ export interface McpResultMeta {
   links?: { uri: string; name: string; mimeType?: string }[];
 }
 
-export const mcpMetaOf = (meta: { [key: string]: unknown } | undefined): McpResultMeta | null =>
-  typeof meta?.mcp === "object" && meta.mcp !== null ? (meta.mcp as McpResultMeta) : null;
+/**
+ * The MCP part of a tool result's meta, with the result's images: the host keeps them as the tool
+ * message's `meta.toolImages` (they also go to the model); results stored before that kept them in
+ * `meta.mcp.images`.
+ */
+export const mcpMetaOf = (meta: { [key: string]: unknown } | undefined): McpResultMeta | null => {
+  if (typeof meta?.mcp !== "object" || meta.mcp === null) return null;
+  const mcp = meta.mcp as McpResultMeta;
+  const toolImages = meta.toolImages;
+  return Array.isArray(toolImages) ? { ...mcp, images: toolImages as McpResultMeta["images"] & object } : mcp;
+};
 
 /** The card's outcome word for an MCP call, or null to keep the card's own. */
 export function useMcpCallOutcome(

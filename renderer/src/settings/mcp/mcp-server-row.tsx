@@ -5,6 +5,7 @@ import { useMcpServers } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
 import { DismissibleAlert, InlineAlert } from "../../ui/inline-alert.js";
 import { Switch } from "../../ui/switch.js";
+import { McpOAuthLine } from "./mcp-oauth-line.js";
 import { McpStatusBadge } from "./mcp-status-badge.js";
 import { McpToolList } from "./mcp-tool-list.js";
 
@@ -74,6 +75,11 @@ export function McpServerRow({
           />
         </div>
       </div>
+      {server.oauth ? (
+        <div className="mcp-row-notes">
+          <McpOAuthLine serverId={server.id} oauth={server.oauth} disabled={!server.enabled} />
+        </div>
+      ) : null}
       {server.error ? (
         <div className="mcp-row-notes">
           <InlineAlert>

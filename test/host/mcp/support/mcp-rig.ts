@@ -47,7 +47,12 @@ export interface McpRig extends TestHost {
 }
 
 export async function startMcpRig(
-  opts: { env?: Record<string, string | undefined>; backoffStartMs?: number } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    backoffStartMs?: number;
+    /** The desktop's system browser (OAuth sign-in); web mode (none) by default. */
+    openExternal?: (url: string) => Promise<void>;
+  } = {},
 ): Promise<McpRig> {
   requireSecretService();
   const frames: EventFrame["params"][] = [];
@@ -55,6 +60,7 @@ export async function startMcpRig(
     ...(opts.env ? { env: opts.env } : {}),
     host: {
       bundledPluginsDir: null,
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
       mcp: { pathValue: async () => process.env["PATH"] ?? "", backoffStartMs: opts.backoffStartMs ?? 200 },
     },
   });
