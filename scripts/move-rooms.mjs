@@ -202,14 +202,16 @@ if (dryRun) {
   process.exit(0);
 }
 
+// Written from today's files, before they move.
+const readmeTexts = readmes.map((r) => [r.dir, readmeFor(r)]);
 for (const [from, to] of moves) {
   mkdirSync(dirname(join(root, to)), { recursive: true });
   git("mv", from, to);
 }
 for (const [file, text] of changed) writeFileSync(join(root, newPathOf(file)), text);
-for (const r of readmes) {
-  mkdirSync(join(root, r.dir), { recursive: true });
-  writeFileSync(join(root, r.dir, "README.md"), readmeFor(r));
+for (const [dir, text] of readmeTexts) {
+  mkdirSync(join(root, dir), { recursive: true });
+  writeFileSync(join(root, dir, "README.md"), text);
 }
 console.log(
   "Done. Now: the type-checks, eslint . and prettier --check . (see the top of this script), then the tests.",
