@@ -1,9 +1,10 @@
 /**
  * The rooms the flat folders are cut into (issue 31), as data for scripts/move-rooms.mjs: per
- * folder, each room's files (by name, as they stand in the folder today), what it owns and what it
- * may import, and the files that stay at the folder's root (`stays`). A file the folder holds that
+ * folder, what it owns and may import (its layer's rule), each room's files (by name, as they
+ * stand in the folder today) and what it owns, and the files that stay at the folder's root (`stays`). A file the folder holds that
  * neither names stays where it is too, and the script lists it.
- * The READMEs are written from this: `owns` and `mayImport`, then the files with their first line.
+ * The READMEs are written from this, with what each room imports of its siblings (read from the
+ * code at the move) and each file's first line.
  */
 export const plan = [
   {
@@ -11,37 +12,37 @@ export const plan = [
     stays: [
       "session-service.ts",
       "session-rpc.ts",
-      "session-errors.ts",
       "session-overrides.ts",
-      "session-snapshot.ts",
+      "session-store.ts",
+      "session-store-core.ts",
+      "message-edits.ts",
     ],
     owns: "Chats: the SQLite store and what keeps it safe, turns and their agent loop, what a message does when it arrives, background work, search and export. `session-service.ts` is the one object the host talks to; `session-rpc.ts` its RPC handlers.",
     mayImport:
       "Any room below sessions in scripts/architecture/layers.mjs (llm, models, plugins, config, events, …); never mcp or createHost (MCP plugs in through `turns/external-tools.ts`).",
     rooms: {
       store: {
-        owns: "The SQLite store: schema and migrations, the session, message and chunk tables, message keys, the pending log of messages in flight, usage, edits as versions.",
-        mayImport: "Nothing of sessions' other rooms: every room stands on this one.",
+        owns: "The SQLite store's parts: schema and migrations, the session, message and chunk tables, message keys, the text index's word list, the pending log of messages in flight, usage, the shapes it reads and writes and its errors. `../session-store.ts` puts them together with search.",
         files: [
-          "session-store.ts",
-          "session-store-core.ts",
           "session-store-error.ts",
+          "session-errors.ts",
           "session-table.ts",
+          "session-snapshot.ts",
           "message-table.ts",
           "message-chunks.ts",
           "message-key.ts",
-          "message-edits.ts",
           "migrations.ts",
           "open-database.ts",
           "pending-log.ts",
           "logged-messages.ts",
           "usage-ledger.ts",
+          "search-terms.ts",
+          "markdown-plain.ts",
           "types.ts",
         ],
       },
       recovery: {
         owns: "A store that survives disks: opening without taking the host down, damage found before writing, salvage into a fresh store, daily and pre-migration backups.",
-        mayImport: "store/.",
         files: [
           "store-handle.ts",
           "store-damage.ts",
@@ -52,25 +53,20 @@ export const plan = [
       },
       search: {
         owns: "`session.search` on the FTS5 indexes: the query, matching messages newest first, snippets, the word list for prefixes, the page-cache prewarm.",
-        mayImport: "store/.",
         files: [
           "session-search.ts",
           "search-prewarm.ts",
           "search-snippet.ts",
-          "search-terms.ts",
           "fts-query.ts",
           "message-hits.ts",
-          "markdown-plain.ts",
         ],
       },
       export: {
         owns: "A chat as a file: Markdown and JSON export, JSON import.",
-        mayImport: "store/.",
         files: ["chat-export.ts", "chat-files.ts"],
       },
       turns: {
-        owns: "One turn end to end: the runner, the agent loop on the shared tool loop, tool dispatch (plugins' and MCP's tools), the streamed request, the transcript it writes, compaction, image descriptions, the title after the first exchange.",
-        mayImport: "store/, search/ (indexing).",
+        owns: "One turn end to end: the runner, the agent loop on the shared tool loop, tool dispatch (plugins' and MCP's tools), the request built and streamed, the transcript it writes, compaction, attached images and their descriptions, the title after the first exchange.",
         files: [
           "turn-runner.ts",
           "turn-types.ts",
@@ -86,11 +82,11 @@ export const plan = [
           "compaction.ts",
           "image-description.ts",
           "title-generator.ts",
+          "image-attachments.ts",
         ],
       },
       input: {
-        owns: "What a message does when it arrives: busy input (queue, steer, interrupt), slash commands and plugins' chat commands, images attached, the wait in front of an injected turn.",
-        mayImport: "store/, turns/, background/.",
+        owns: "What a message does when it arrives: busy input (queue, steer, interrupt), slash commands and plugins' chat commands, the wait in front of an injected turn.",
         files: [
           "busy-input.ts",
           "slash-command.ts",
@@ -101,7 +97,6 @@ export const plan = [
       },
       background: {
         owns: "Work a session runs after a turn: the registry forks and the review join (a person's next turn cancels it), the app's background review.",
-        mayImport: "store/, turns/.",
         files: ["background-work.ts", "background-review.ts"],
       },
     },
@@ -115,12 +110,10 @@ export const plan = [
     rooms: {
       catalog: {
         owns: "Which plugins there are: discovery in the bundled and user folders, `plugin.yaml`, the main module's check, one record each.",
-        mayImport: "registries/.",
         files: ["discovery.ts", "manifest.ts", "loader.ts", "plugin-catalog.ts", "plugin-record.ts"],
       },
       manager: {
         owns: "The runtime's owner and its parts: enabling and disabling in line with settings, one worker each, the `plugins.*` handlers and views, ctx.state, ctx.injectMessage's arguments.",
-        mayImport: "every other room of plugins/.",
         files: [
           "plugin-manager.ts",
           "plugin-manager-options.ts",
@@ -134,7 +127,6 @@ export const plan = [
       },
       registries: {
         owns: "What plugins register: hooks (and how they fire), tools, slash commands, each name owned by one plugin.",
-        mayImport: "nothing of plugins' other rooms.",
         files: [
           "hook-registry.ts",
           "hook-types.ts",
@@ -145,7 +137,6 @@ export const plan = [
       },
       llm: {
         owns: "`ctx.llm`: argument checks, the fail-closed trust gate, structured output and its JSON reading, the audit line.",
-        mayImport: "registries/, budgets/, capabilities/.",
         files: [
           "plugin-llm.ts",
           "llm-call-checks.ts",
@@ -158,12 +149,10 @@ export const plan = [
       },
       budgets: {
         owns: "Per-plugin daily counters (tokens, calls), where they live between runs, and the live figures on the Plugins page.",
-        mayImport: "nothing of plugins' other rooms.",
         files: ["plugin-budget.ts", "budget-file.ts", "runtime-counter-events.ts"],
       },
       capabilities: {
         owns: "Grants and consent, the side-question lease and ctx.sideQuestion, ctx.forkSession.",
-        mayImport: "registries/, budgets/.",
         files: ["capabilities.ts", "plugin-capability-queries.ts"],
       },
     },
@@ -185,7 +174,6 @@ export const plan = [
     rooms: {
       markdown: {
         owns: "A reply's Markdown: parsed block by block, code highlighting, math and diagrams loaded when a reply needs them.",
-        mayImport: "ui/.",
         files: [
           "markdown.tsx",
           "markdown-blocks.ts",
@@ -200,7 +188,6 @@ export const plan = [
       },
       transcript: {
         owns: "The transcript: message rows, a person's message, images, marks, tool calls, the compaction marker, following the output, announcing replies to screen readers.",
-        mayImport: "markdown/, cards/.",
         files: [
           "transcript.tsx",
           "message-row.tsx",
@@ -218,17 +205,14 @@ export const plan = [
       },
       cards: {
         owns: "Cards in a chat from the app and plugins: Memory proposals, action items, the next-prompt chip.",
-        mayImport: "markdown/.",
         files: ["memory-proposal.tsx", "action-items-card.tsx", "card-error.tsx", "next-prompt-chip.tsx"],
       },
       composer: {
         owns: "The message box: sending, slash commands, attaching images.",
-        mayImport: "nothing of chat's other rooms.",
         files: ["composer.tsx", "slash-menu.tsx", "image-attach-controls.tsx", "image-attachments.ts"],
       },
       sidebar: {
         owns: "The list of chats: rows, search, undo after a delete.",
-        mayImport: "nothing of chat's other rooms.",
         files: ["session-sidebar.tsx", "session-row.tsx", "undo-toast.tsx"],
       },
     },
@@ -248,7 +232,6 @@ export const plan = [
     rooms: {
       chat: {
         owns: "A chat's state: the transcript (paced deltas, streamed text), the composer, the session list, the chat's model and settings, plugin cards' data.",
-        mayImport: "the stores at the root of stores/.",
         files: [
           "chat-context.ts",
           "chat-model.ts",
@@ -266,7 +249,6 @@ export const plan = [
       },
       settings: {
         owns: "Settings' state: providers, the main model and auxiliary slots, backups, first-run setup.",
-        mayImport: "the stores at the root of stores/.",
         files: [
           "providers-store.ts",
           "main-model-store.ts",
@@ -278,12 +260,10 @@ export const plan = [
       },
       mcp: {
         owns: "MCP's state: servers, their catalog (resources, prompts), the requests waiting on the person.",
-        mayImport: "the stores at the root of stores/.",
         files: ["mcp-servers-store.ts", "mcp-catalog-store.ts", "mcp-requests-store.ts", "mcp-wiring.ts"],
       },
       plugins: {
         owns: "Plugins' state: the list, consent, the runtime's figures.",
-        mayImport: "the stores at the root of stores/.",
         files: ["plugins-store.ts", "plugin-consent-slice.ts", "plugin-runtime-slice.ts"],
       },
     },
@@ -304,7 +284,6 @@ export const plan = [
     rooms: {
       providers: {
         owns: "Settings → Providers: the list, the form and its dialog, presets, local servers found.",
-        mayImport: "models/ (the model picker).",
         files: [
           "providers-page.tsx",
           "provider-row.tsx",
@@ -318,12 +297,10 @@ export const plan = [
       },
       models: {
         owns: "Settings → Models: the main model, the model picker, per-model settings.",
-        mayImport: "auxiliary/.",
         files: ["models-page.tsx", "main-model-panel.tsx", "model-combobox.tsx", "model-settings-panel.tsx"],
       },
       chat: {
         owns: "Settings → Chat and Memory: busy input, restore from backup, the Memory note and its review.",
-        mayImport: "nothing of settings' other rooms.",
         files: [
           "chat-settings-page.tsx",
           "backup-restore-card.tsx",
@@ -349,11 +326,10 @@ export const plan = [
       "deferred-component.tsx",
     ],
     owns: "The UI's parts every screen uses: buttons, dialogs, fields, alerts, empty and loading states.",
-    mayImport: "nothing of the renderer but ui/ itself.",
+    mayImport: "api/ (to word an error) and stores/ (the loadable state type); never a screen.",
     rooms: {
       "../app": {
         owns: "The app's frame: the root component, the sidebar, notices and the connection banner, keyboard shortcuts, theme, focus rescue.",
-        mayImport: "every folder of renderer/src.",
         files: [
           "app.tsx",
           "sidebar.tsx",
