@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { buildGraph } from "./architecture/import-graph.mjs";
 import { plan } from "./rooms/plan.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -164,6 +165,31 @@ function firstLine(path) {
   const line = (m?.[1] ?? m?.[2] ?? "").replace(/\*\/\s*$/, "").trim();
   return line.length > 140 ? `${line.slice(0, 137)}…` : line;
 }
+// What each room imports of its sibling rooms, read from today's code with the moves applied.
+const graph = buildGraph(root);
+const roomEdges = new Set();
+for (const [from, edges] of graph) {
+  for (const e of edges) {
+    const a = posix.dirname(newPathOf(from));
+    const b = posix.dirname(newPathOf(e.to));
+    if (a !== b) roomEdges.add(`${a}\n${b}`);
+  }
+}
+const siblingLinks = (dir, parent) => {
+  const siblings = [parent, ...readmes.filter((r) => r.parent === parent).map((r) => r.dir)].filter(
+    (d) => d !== dir,
+  );
+  const name = (d) =>
+    d === parent ? `${posix.basename(parent)}/ (its root)` : `${posix.relative(parent, d)}/`;
+  const uses = siblings.filter((d) => roomEdges.has(`${dir}\n${d}`)).map(name);
+  const usedBy = siblings.filter((d) => roomEdges.has(`${d}\n${dir}`)).map(name);
+  return [
+    `**Imports, of ${posix.basename(parent)}/'s other rooms (today):** ${uses.join(", ") || "none"}.`,
+    "",
+    `**Imported by:** ${usedBy.join(", ") || "none of them"}.`,
+  ];
+};
+
 function readmeFor({ dir, spec, parent }) {
   const title = parent ? `# ${posix.relative(posix.dirname(parent), dir)}` : `# ${posix.basename(dir)}`;
   const inRoom = [...moves].filter(([, to]) => posix.dirname(to) === dir);
@@ -172,13 +198,18 @@ function readmeFor({ dir, spec, parent }) {
     : tracked
         .filter((f) => posix.dirname(f) === dir && /\.(ts|tsx)$/.test(f) && !moves.has(f))
         .map((f) => [posix.basename(f), firstLine(f)]);
-  const rooms = parent ? [] : readmes.filter((r) => r.parent === dir).map((r) => posix.relative(dir, r.dir));
+  const rooms = parent
+    ? []
+    : readmes
+        .filter((r) => r.parent === dir)
+        .map((r) => posix.relative(dir, r.dir))
+        .filter((r) => !r.startsWith(".."));
   return [
     title,
     "",
     `**Owns:** ${spec.owns}`,
     "",
-    `**May import:** ${spec.mayImport}`,
+    ...(parent ? siblingLinks(dir, parent) : [`**May import:** ${spec.mayImport}`]),
     "",
     "The layer order it stands in is scripts/architecture/layers.mjs (see docs/ARCHITECTURE.md).",
     ...(rooms.length ? ["", "## Rooms", "", ...rooms.map((r) => `- [${r}/](${r}/README.md)`)] : []),
@@ -213,6 +244,12 @@ for (const [dir, text] of readmeTexts) {
   mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(join(root, dir, "README.md"), text);
 }
+// The project's own formatter on what changed (a shorter or longer module name re-wraps lines).
+const written = [...[...changed.keys()].map(newPathOf), ...readmeTexts.map(([dir]) => `${dir}/README.md`)];
+execFileSync(join(root, "node_modules", ".bin", "prettier"), ["--write", "--log-level=warn", ...written], {
+  cwd: root,
+  stdio: "inherit",
+});
 console.log(
   "Done. Now: the type-checks, eslint . and prettier --check . (see the top of this script), then the tests.",
 );
