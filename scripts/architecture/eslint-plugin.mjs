@@ -4,6 +4,7 @@
  * closes a cycle of files. Cycles need the whole graph, so it is read from disk once per ESLint run
  * (scripts/architecture/import-graph.mjs); a file's own imports are checked from the text linted.
  */
+import { posix } from "node:path";
 import {
   buildGraph,
   importCycles,
@@ -14,6 +15,12 @@ import {
 } from "./import-graph.mjs";
 
 const cyclesByRoot = new Map();
+
+/** Where a relative module name points, as a source path, whether or not the file is there. */
+function plannedPath(from, spec) {
+  if (!spec.startsWith("./") && !spec.startsWith("../")) return null;
+  return posix.normalize(posix.join(posix.dirname(from), spec)).replace(/\.(js|mjs|cjs)$/, ".ts");
+}
 
 /** file → the cycle it stands in (its members and one loop), for the tree under root. */
 function cyclesOf(root) {
@@ -40,7 +47,8 @@ const layersRule = {
     if (!layerOf(file)) return {};
     const check = (node, source) => {
       if (!source || typeof source.value !== "string") return;
-      const to = resolveImport(root, file, source.value);
+      // A file that does not exist (yet) still has a layer: its path decides.
+      const to = resolveImport(root, file, source.value) ?? plannedPath(file, source.value);
       if (!to) return;
       const why = layerViolation(file, to);
       if (why) context.report({ node, message: why });

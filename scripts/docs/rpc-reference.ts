@@ -109,7 +109,7 @@ export function renderReference(): string {
     "",
     "Generated from the contract (`electron/host/rpc/`) by `npm run docs`; a test fails when this",
     "file and the contract disagree. Transport, frames and error reasons: see",
-    "[architecture.md](architecture.md#the-contract).",
+    "[ARCHITECTURE.md](ARCHITECTURE.md#the-contract).",
     "",
     "## Methods",
     "",

@@ -34,6 +34,11 @@ describe("the layer order (ESLint architecture/layers)", () => {
       "electron/host/plugins/capabilities/x.ts",
       'import { runToolLoop } from "../../sessions/tool-loop.js";\n',
     ],
+    // A file that is not there (yet, or any more) is placed by its path.
+    [
+      "electron/host/plugins/x.ts",
+      'import { later } from "../sessions/not-written.js";\nexport { later };\n',
+    ],
     [
       "electron/host/llm/x.ts",
       'import type { HookRegistry } from "../plugins/hook-registry.js";\nexport type H = HookRegistry;\n',

@@ -1,0 +1,347 @@
+/**
+ * The rooms the flat folders are cut into (issue 31), as data for scripts/move-rooms.mjs: per
+ * folder, what it owns and may import (its layer's rule), each room's files (by name, as they
+ * stand in the folder today) and what it owns, and the files that stay at the folder's root (`stays`). A file the folder holds that
+ * neither names stays where it is too, and the script lists it.
+ * The READMEs are written from this, with what each room imports of its siblings (read from the
+ * code at the move) and each file's first line.
+ */
+export const plan = [
+  {
+    folder: "electron/host/sessions",
+    stays: [
+      "session-service.ts",
+      "session-rpc.ts",
+      "session-overrides.ts",
+      "session-store.ts",
+      "session-store-core.ts",
+      "message-edits.ts",
+    ],
+    owns: "Chats: the SQLite store and what keeps it safe, turns and their agent loop, what a message does when it arrives, background work, search and export. `session-service.ts` is the one object the host talks to; `session-rpc.ts` its RPC handlers.",
+    mayImport:
+      "Any room below sessions in scripts/architecture/layers.mjs (llm, models, plugins, config, events, …); never mcp or createHost (MCP plugs in through `turns/external-tools.ts`).",
+    rooms: {
+      store: {
+        owns: "The SQLite store's parts: schema and migrations, the session, message and chunk tables, message keys, the text index's word list, the pending log of messages in flight, usage, the shapes it reads and writes and its errors. `../session-store.ts` puts them together with search.",
+        files: [
+          "session-store-error.ts",
+          "session-errors.ts",
+          "session-table.ts",
+          "session-snapshot.ts",
+          "message-table.ts",
+          "message-chunks.ts",
+          "message-key.ts",
+          "migrations.ts",
+          "open-database.ts",
+          "pending-log.ts",
+          "logged-messages.ts",
+          "usage-ledger.ts",
+          "search-terms.ts",
+          "markdown-plain.ts",
+          "types.ts",
+        ],
+      },
+      recovery: {
+        owns: "A store that survives disks: opening without taking the host down, damage found before writing, salvage into a fresh store, daily and pre-migration backups.",
+        files: [
+          "store-handle.ts",
+          "store-damage.ts",
+          "store-recovery.ts",
+          "store-salvage.ts",
+          "store-backups.ts",
+        ],
+      },
+      search: {
+        owns: "`session.search` on the FTS5 indexes: the query, matching messages newest first, snippets, the word list for prefixes, the page-cache prewarm.",
+        files: [
+          "session-search.ts",
+          "search-prewarm.ts",
+          "search-snippet.ts",
+          "fts-query.ts",
+          "message-hits.ts",
+        ],
+      },
+      export: {
+        owns: "A chat as a file: Markdown and JSON export, JSON import.",
+        files: ["chat-export.ts", "chat-files.ts"],
+      },
+      turns: {
+        owns: "One turn end to end: the runner, the agent loop on the shared tool loop, tool dispatch (plugins' and MCP's tools), the request built and streamed, the transcript it writes, compaction, attached images and their descriptions, the title after the first exchange.",
+        files: [
+          "turn-runner.ts",
+          "turn-types.ts",
+          "agent-loop.ts",
+          "tool-loop.ts",
+          "tool-dispatch.ts",
+          "external-tools.ts",
+          "stream-step.ts",
+          "request-builder.ts",
+          "delta-writer.ts",
+          "transcript.ts",
+          "announced-message.ts",
+          "compaction.ts",
+          "image-description.ts",
+          "title-generator.ts",
+          "image-attachments.ts",
+        ],
+      },
+      input: {
+        owns: "What a message does when it arrives: busy input (queue, steer, interrupt), slash commands and plugins' chat commands, the wait in front of an injected turn.",
+        files: [
+          "busy-input.ts",
+          "slash-command.ts",
+          "chat-command.ts",
+          "image-attachments.ts",
+          "injected-turn-wait.ts",
+        ],
+      },
+      background: {
+        owns: "Work a session runs after a turn: the registry forks and the review join (a person's next turn cancels it), the app's background review.",
+        files: ["background-work.ts", "background-review.ts"],
+      },
+    },
+  },
+  {
+    folder: "electron/host/plugins",
+    stays: [],
+    owns: "The plugin runtime: which plugins there are, their workers in the plugin host, `ctx` on both sides of the boundary, the registries their register calls fill, `ctx.llm` behind the trust gate, grants, pages, idle tasks.",
+    mayImport:
+      "Any room below plugins in scripts/architecture/layers.mjs (llm, models, providers, config, events, plugins/sdk, …); never sessions or mcp: what a fork needs of the chats is declared in `capabilities/fork-loop.ts` and passed in.",
+    rooms: {
+      catalog: {
+        owns: "Which plugins there are: discovery in the bundled and user folders, `plugin.yaml`, the main module's check, one record each.",
+        files: ["discovery.ts", "manifest.ts", "loader.ts", "plugin-catalog.ts", "plugin-record.ts"],
+      },
+      manager: {
+        owns: "The runtime's owner and its parts: enabling and disabling in line with settings, one worker each, the `plugins.*` handlers and views, ctx.state, ctx.injectMessage's arguments.",
+        files: [
+          "plugin-manager.ts",
+          "plugin-manager-options.ts",
+          "plugin-reconciler.ts",
+          "plugin-workers.ts",
+          "plugin-view.ts",
+          "plugin-rpc-handlers.ts",
+          "plugin-state.ts",
+          "inject-message.ts",
+        ],
+      },
+      registries: {
+        owns: "What plugins register: hooks (and how they fire), tools, slash commands, each name owned by one plugin.",
+        files: [
+          "hook-registry.ts",
+          "hook-types.ts",
+          "tool-registry.ts",
+          "command-registry.ts",
+          "plugin-owned-registry.ts",
+        ],
+      },
+      llm: {
+        owns: "`ctx.llm`: argument checks, the fail-closed trust gate, structured output and its JSON reading, the audit line.",
+        files: [
+          "plugin-llm.ts",
+          "llm-call-checks.ts",
+          "llm-errors.ts",
+          "trust-gate.ts",
+          "structured-request.ts",
+          "json-reply.ts",
+          "plugin-audit.ts",
+        ],
+      },
+      budgets: {
+        owns: "Per-plugin daily counters (tokens, calls), where they live between runs, and the live figures on the Plugins page.",
+        files: ["plugin-budget.ts", "budget-file.ts", "runtime-counter-events.ts"],
+      },
+      capabilities: {
+        owns: "Grants and consent, the side-question lease and ctx.sideQuestion, ctx.forkSession.",
+        files: ["capabilities.ts", "plugin-capability-queries.ts"],
+      },
+    },
+  },
+  {
+    folder: "renderer/src/chat",
+    stays: [
+      "chat-screen.tsx",
+      "chat-view.tsx",
+      "chat-model-picker.tsx",
+      "export-menu.tsx",
+      "system-prompt-button.tsx",
+      "usage-popover.tsx",
+      "first-run-offers.tsx",
+      "welcome.tsx",
+    ],
+    owns: "The conversation screen: the chat and its header, the transcript, the composer, the session list, cards plugins and the app put in a chat, Markdown.",
+    mayImport: "renderer/src/{api,stores,ui} and the contract; chat/ is not imported by stores/ or api/.",
+    rooms: {
+      markdown: {
+        owns: "A reply's Markdown: parsed block by block, code highlighting, math and diagrams loaded when a reply needs them.",
+        files: [
+          "markdown.tsx",
+          "markdown-blocks.ts",
+          "markdown-parse.tsx",
+          "lazy-markdown.tsx",
+          "code-block.tsx",
+          "open-fence.ts",
+          "math-plugins.ts",
+          "katex-styles.ts",
+          "mermaid-diagram.tsx",
+        ],
+      },
+      transcript: {
+        owns: "The transcript: message rows, a person's message, images, marks, tool calls, the compaction marker, following the output, announcing replies to screen readers.",
+        files: [
+          "transcript.tsx",
+          "message-row.tsx",
+          "user-message.tsx",
+          "message-images.tsx",
+          "message-marks.tsx",
+          "tool-call.tsx",
+          "compaction-marker.tsx",
+          "reply-announcer.tsx",
+          "reply-link.tsx",
+          "copy-button.tsx",
+          "follow-output.ts",
+          "scroll-to-message.ts",
+        ],
+      },
+      cards: {
+        owns: "Cards in a chat from the app and plugins: Memory proposals, action items, the next-prompt chip.",
+        files: ["memory-proposal.tsx", "action-items-card.tsx", "card-error.tsx", "next-prompt-chip.tsx"],
+      },
+      composer: {
+        owns: "The message box: sending, slash commands, attaching images.",
+        files: ["composer.tsx", "slash-menu.tsx", "image-attach-controls.tsx", "image-attachments.ts"],
+      },
+      sidebar: {
+        owns: "The list of chats: rows, search, undo after a delete.",
+        files: ["session-sidebar.tsx", "session-row.tsx", "undo-toast.tsx"],
+      },
+    },
+  },
+  {
+    folder: "renderer/src/stores",
+    stays: [
+      "app-stores.ts",
+      "stores-context.tsx",
+      "event-topics.ts",
+      "host-store.ts",
+      "navigation-store.ts",
+      "loadable.ts",
+    ],
+    owns: "The UI's state: one zustand store per concern, fed by calls and events of the contract.",
+    mayImport: "renderer/src/api and the contract; never components.",
+    rooms: {
+      chat: {
+        owns: "A chat's state: the transcript (paced deltas, streamed text), the composer, the session list, the chat's model and settings, plugin cards' data.",
+        files: [
+          "chat-context.ts",
+          "chat-model.ts",
+          "chat-settings-store.ts",
+          "chat-stores.ts",
+          "composer-store.ts",
+          "transcript-store.ts",
+          "streamed-text.ts",
+          "frame-batcher.ts",
+          "session-list-store.ts",
+          "last-chat.ts",
+          "next-prompt-store.ts",
+          "action-items-store.ts",
+        ],
+      },
+      settings: {
+        owns: "Settings' state: providers, the main model and auxiliary slots, backups, first-run setup.",
+        files: [
+          "providers-store.ts",
+          "main-model-store.ts",
+          "model-settings-store.ts",
+          "auxiliary-store.ts",
+          "backups-store.ts",
+          "setup-store.ts",
+        ],
+      },
+      mcp: {
+        owns: "MCP's state: servers, their catalog (resources, prompts), the requests waiting on the person.",
+        files: ["mcp-servers-store.ts", "mcp-catalog-store.ts", "mcp-requests-store.ts", "mcp-wiring.ts"],
+      },
+      plugins: {
+        owns: "Plugins' state: the list, consent, the runtime's figures.",
+        files: ["plugins-store.ts", "plugin-consent-slice.ts", "plugin-runtime-slice.ts"],
+      },
+    },
+  },
+  {
+    folder: "renderer/src/settings",
+    stays: [
+      "settings-view.tsx",
+      "settings-page.tsx",
+      "settings-page-header.tsx",
+      "settings-list.tsx",
+      "general-page.tsx",
+      "appearance-page.tsx",
+      "hermes-import-panel.tsx",
+    ],
+    owns: "The Settings screen and its pages.",
+    mayImport: "renderer/src/{api,stores,ui} and the contract.",
+    rooms: {
+      providers: {
+        owns: "Settings → Providers: the list, the form and its dialog, presets, local servers found.",
+        files: [
+          "providers-page.tsx",
+          "provider-row.tsx",
+          "provider-dialog.tsx",
+          "provider-form.tsx",
+          "provider-form-model.ts",
+          "remove-provider-dialog.tsx",
+          "preset-picker.tsx",
+          "local-servers-panel.tsx",
+        ],
+      },
+      models: {
+        owns: "Settings → Models: the main model, the model picker, per-model settings.",
+        files: ["models-page.tsx", "main-model-panel.tsx", "model-combobox.tsx", "model-settings-panel.tsx"],
+      },
+      chat: {
+        owns: "Settings → Chat and Memory: busy input, restore from backup, the Memory note and its review.",
+        files: [
+          "chat-settings-page.tsx",
+          "backup-restore-card.tsx",
+          "memory-page.tsx",
+          "memory-review-setting.tsx",
+        ],
+      },
+    },
+  },
+  {
+    folder: "renderer/src/ui",
+    stays: [
+      "button.tsx",
+      "icon-button.tsx",
+      "dialog.tsx",
+      "dialog-form.tsx",
+      "field.tsx",
+      "switch.tsx",
+      "spinner.tsx",
+      "inline-alert.tsx",
+      "empty-state.tsx",
+      "loadable-view.tsx",
+      "deferred-component.tsx",
+    ],
+    owns: "The UI's parts every screen uses: buttons, dialogs, fields, alerts, empty and loading states.",
+    mayImport: "api/ (to word an error) and stores/ (the loadable state type); never a screen.",
+    rooms: {
+      "../app": {
+        owns: "The app's frame: the root component, the sidebar, notices and the connection banner, keyboard shortcuts, theme, focus rescue.",
+        files: [
+          "app.tsx",
+          "sidebar.tsx",
+          "connection-banner.tsx",
+          "notices.tsx",
+          "keyboard-shortcuts.tsx",
+          "shortcuts-sheet.tsx",
+          "platform-keys.ts",
+          "focus-rescue.ts",
+          "theme-sync.tsx",
+        ],
+      },
+    },
+  },
+];
