@@ -427,8 +427,8 @@ export function createHost(options: HostOptions): Host {
       return { restored: name, keptAside };
     },
     "settings.get": async () => settings.get(),
-    "settings.set": async ({ key, value }) => {
-      settings.set(key, value);
+    "settings.set": async ({ key, value, base }) => {
+      settings.set(key, value, { base });
       return { ok: true };
     },
     "settings.import.detect": async () => hermesImport.detect(),

@@ -55,6 +55,11 @@ export class EventHub {
     };
   }
 
+  /** How many listeners are subscribed (a soak counts them: each connection's goes when it closes). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   /** `events.subscribe {topics}`: from now on only these topics (and `host`), replacing the last set. */
   setTopics(connectionId: string, topics: readonly string[]): void {
     this.topics.set(connectionId, new Set(topics));

@@ -67,3 +67,17 @@ export function conflictNotice(
       `Hermes Desktop's value was written; set it again if the other value was the one you wanted.`,
   };
 }
+
+/**
+ * A window saved a setting it had read before another window changed it: its value was written
+ * (the person's latest action); the notice names the key and the value it replaced.
+ */
+export function staleWriteNotice(key: string, replaced: unknown, saved: unknown): ConfigNotice {
+  const show = (value: unknown) => (value === undefined ? "(not set)" : JSON.stringify(value));
+  return {
+    kind: "config_conflict",
+    message:
+      `${key} was changed in another window (to ${show(replaced)}) after this window read it; this window's ` +
+      `${show(saved)} was saved over it. Set it again if the other value was the one you wanted.`,
+  };
+}

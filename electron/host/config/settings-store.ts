@@ -18,6 +18,7 @@ import {
   unreadableNotice,
   type ConfigNotice,
   conflictNotice,
+  staleWriteNotice,
 } from "./config-notices.js";
 import type { Settings, SettingsDocument } from "./config-schema.js";
 import { assertPlainData, deleteAtPath, parseDottedKey, setAtPath } from "./document-paths.js";
@@ -158,13 +159,28 @@ export class SettingsStore {
   }
 
   /** Sets one dotted key (`display.busy_input_mode`). Throws ConfigValidationError; nothing is written then. */
-  set(key: string, value: unknown): void {
+  /**
+   * Writes one setting. `options.base` is the value the writer (a window) last read for the key:
+   * when the key has changed since (another window saved it), the write still goes through, as
+   * the person's latest action, but a conflict notice names the key and both values, so the other
+   * window's value is not lost silently.
+   */
+  set(key: string, value: unknown, options: { base?: unknown } = {}): void {
     const keyPath = parseDottedKey(key);
     if (value === undefined) {
       throw ConfigValidationError.single(key, `${key} needs a value; use delete("${key}") to remove it`);
     }
     assertPlainData(value, key);
+    const before = valueAt(this.get(), key);
     this.#commit((doc) => setAtPath(doc, keyPath, structuredClone(value)));
+    const stale =
+      options.base !== undefined &&
+      !isDeepStrictEqual(before, options.base) &&
+      !isDeepStrictEqual(before, value);
+    if (stale) {
+      this.#conflict = staleWriteNotice(key, before, value);
+      this.#emitIfChanged();
+    }
   }
 
   delete(key: string): void {

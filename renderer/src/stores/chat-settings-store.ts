@@ -41,13 +41,18 @@ const fromSettings = (settings: Settings): ChatSettings => ({
   memoryReviewInterval: settings.memory.nudge_interval,
 });
 
+/** Each field's save, with the value this window showed (`base`: another window's change is not lost silently). */
 const saveField: {
-  [K in keyof ChatSettings]: (client: HermesClient, value: ChatSettings[K]) => Promise<void>;
+  [K in keyof ChatSettings]: (
+    client: HermesClient,
+    value: ChatSettings[K],
+    base?: ChatSettings[K],
+  ) => Promise<void>;
 } = {
-  busyInputMode: (client, value) => saveSetting(client, "display.busy_input_mode", value),
-  memoryNote: (client, value) => saveSetting(client, "memory.note", value),
-  theme: (client, value) => saveSetting(client, "display.theme", value),
-  memoryReviewInterval: (client, value) => saveSetting(client, "memory.nudge_interval", value),
+  busyInputMode: (client, value, base) => saveSetting(client, "display.busy_input_mode", value, base),
+  memoryNote: (client, value, base) => saveSetting(client, "memory.note", value, base),
+  theme: (client, value, base) => saveSetting(client, "display.theme", value, base),
+  memoryReviewInterval: (client, value, base) => saveSetting(client, "memory.nudge_interval", value, base),
 };
 
 export function createChatSettingsStore(client: HermesClient): StoreApi<ChatSettingsState> {
@@ -68,7 +73,8 @@ export function createChatSettingsStore(client: HermesClient): StoreApi<ChatSett
       }
     },
     async save(field, value) {
-      await saveField[field](client, value);
+      const shown = get().settings;
+      await saveField[field](client, value, shown.kind === "ready" ? shown.data[field] : undefined);
       const current = get().settings;
       if (current.kind !== "ready") return get().load();
       nextLoad();

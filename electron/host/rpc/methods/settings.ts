@@ -60,6 +60,12 @@ export type SettingValue<K extends SettingKey> = ValueAt<KnownDocument, K>;
 export interface SettingsSetParams<K extends SettingKey = SettingKey> {
   key: K;
   value: SettingValue<K>;
+  /**
+   * The value this window last read for the key (from `settings.get`). When the key changed since
+   * (another window saved it), the write still goes through and a `config_conflict` notice names
+   * both values. Absent: no check.
+   */
+  base?: SettingValue<K>;
 }
 
 export const settingsMethods = {
@@ -71,6 +77,7 @@ export const settingsMethods = {
     properties: {
       key: { type: "string", pattern: "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", maxLength: 256 },
       value: {},
+      base: {},
     },
   }),
 };
