@@ -123,7 +123,10 @@ describe("the permission model's flag, by runtime", () => {
 });
 
 describe("a worker's own permission flags (the utility-process path), by runtime", () => {
-  const grants = { read: ["/opt/Hermes/app", "/home/u/.hermes/plugins"], write: ["/home/u/.hermes/plugin-data"] };
+  const grants = {
+    read: ["/opt/Hermes/app", "/home/u/.hermes/plugins"],
+    write: ["/home/u/.hermes/plugin-data"],
+  };
 
   it.each([
     ["20.20.2", "--experimental-permission"],
@@ -131,15 +134,18 @@ describe("a worker's own permission flags (the utility-process path), by runtime
     ["22.13.0", "--permission"],
     ["24.11.1", "--permission"],
     ["24.22.3", "--permission"],
-  ])("Node %s: %s, the same reads and writes, and no workers, child processes, addons or WASI", (version, flag) => {
-    expect(workerPermissionFlags(grants, version)).toEqual([
-      flag,
-      "--allow-fs-read=/opt/Hermes/app/",
-      "--allow-fs-read=/home/u/.hermes/plugins/",
-      "--allow-fs-write=/home/u/.hermes/plugin-data/",
-      "--no-warnings",
-    ]);
-  });
+  ])(
+    "Node %s: %s, the same reads and writes, and no workers, child processes, addons or WASI",
+    (version, flag) => {
+      expect(workerPermissionFlags(grants, version)).toEqual([
+        flag,
+        "--allow-fs-read=/opt/Hermes/app/",
+        "--allow-fs-read=/home/u/.hermes/plugins/",
+        "--allow-fs-write=/home/u/.hermes/plugin-data/",
+        "--no-warnings",
+      ]);
+    },
+  );
 
   it("this Node takes the worker flags picked for it and confines that worker alone; it refuses the other spelling", async () => {
     const flags = workerPermissionFlags({ read: [dir], write: [] });

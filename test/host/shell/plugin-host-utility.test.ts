@@ -84,7 +84,10 @@ async function hostWithEchoPlugin(): Promise<TestHost> {
   });
   t = await startTestHost({
     home: temp.dir,
-    host: { bundledPluginsDir: null, pluginHostLaunch: desktopPluginHostLaunch({ packaged: true, execPath: "/unused" }) },
+    host: {
+      bundledPluginsDir: null,
+      pluginHostLaunch: desktopPluginHostLaunch({ packaged: true, execPath: "/unused" }),
+    },
   });
   await t.host.plugins.ready();
   return t;

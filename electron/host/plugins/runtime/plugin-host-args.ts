@@ -60,7 +60,9 @@ export function parsePluginHostArgs(argv: readonly string[]): PluginHostArgs {
   if (!isRecord(raw)) throw new PluginHostArgsError("its launch settings must be a JSON object");
   const { confinement, grants, spares } = raw;
   if (confinement !== "process" && confinement !== "worker") {
-    throw new PluginHostArgsError(`confinement must be "process" or "worker", not ${JSON.stringify(confinement)}`);
+    throw new PluginHostArgsError(
+      `confinement must be "process" or "worker", not ${JSON.stringify(confinement)}`,
+    );
   }
   if (!isRecord(grants)) throw new PluginHostArgsError("grants must be an object {read, write}");
   const read = folders(grants.read, "read");
@@ -71,6 +73,9 @@ export function parsePluginHostArgs(argv: readonly string[]): PluginHostArgs {
   return {
     confinement,
     grants: { read, write },
-    spares: spares && { count: positiveInteger(spares.count, "count"), heapMb: positiveInteger(spares.heapMb, "heapMb") },
+    spares: spares && {
+      count: positiveInteger(spares.count, "count"),
+      heapMb: positiveInteger(spares.heapMb, "heapMb"),
+    },
   };
 }

@@ -168,7 +168,10 @@ export class WorkerSession {
   }
 
   /** Ends the session: pending calls fail with `plugin_unresponsive`, the owner is told once. */
-  end(reason: string, how: { unresponsive?: boolean; hostDied?: PluginHostExit; refused?: boolean } = {}): void {
+  end(
+    reason: string,
+    how: { unresponsive?: boolean; hostDied?: PluginHostExit; refused?: boolean } = {},
+  ): void {
     if (this.ended) return;
     this.ended = {
       reason,
