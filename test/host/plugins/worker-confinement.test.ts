@@ -97,7 +97,7 @@ describe("a plugin worker's boot check", () => {
   });
 
   it("refuses a worker that may read under a working directory other than its own folder", async () => {
-    // What Node ≥ 22 grants a worker by itself when the plugin host stays in, say, the home folder.
+    // What Node 24 grants a worker by itself when the plugin host stays in, say, the home folder.
     const home = mkdtempSync(path.join(tmpdir(), "hermes-home-"));
     try {
       const answers = await askWorker(

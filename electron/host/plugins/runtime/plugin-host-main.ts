@@ -1,9 +1,10 @@
 /**
  * The plugin host process (docs/contract.md §5.4): it runs one worker per plugin and relays frames
  * between the host and each worker. It holds no plugin state of its own; when it dies the host
- * starts another and every plugin registers again. Plugins run under Node's permission model,
- * switched on for this whole process (its command line) or, where the runtime ignores that
- * (Electron's utility process), on each plugin's worker (`confinement` in its launch arguments).
+ * starts another and every plugin registers again. Plugins run under Node's permission model:
+ * every plugin's worker carries its own permission flags, and this whole process is confined as
+ * well (its command line) unless the runtime ignores that, as Electron's utility process does
+ * (`confinement` in its launch arguments, permission-flags.ts).
  */
 import path from "node:path";
 import { Socket } from "node:net";
@@ -66,9 +67,9 @@ if (
  * could start a worker of its own with `execArgv: []`, which would run outside the model (Node 20
  * and 24 alike). So a plugin's worker is confined by its own flags, and they never allow workers.
  *
- * A worker under the model may also read what lies under the working directory (Node ≥ 22 grants
- * a worker's missing entry point, the empty path, which resolves to it), so the working directory
- * is this process's own code folder, which every worker may read anyway.
+ * A worker under the model may also read what lies under the working directory (Node 24 grants a
+ * worker's missing entry point, the empty path, which resolves to it; Node 20 does not), so the
+ * working directory is this process's own code folder, which every worker may read anyway.
  */
 const workerExecArgv = workerPermissionFlags(launch.grants);
 try {

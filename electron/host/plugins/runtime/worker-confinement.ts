@@ -35,7 +35,7 @@ export function confinementProblem(state: WorkerState): string | null {
   if (permission.has("fs.write", "/")) return "its worker may write outside the plugins' data folders";
   // A worker it started could pass its own execArgv (none) and run outside the model.
   if (permission.has("worker")) return "its worker may start workers of its own";
-  // Node ≥ 22 lets a confined worker read under the working directory; it must be our own folder.
+  // Node 24 lets a confined worker read under the working directory; it must be our own folder.
   if (
     permission.has("fs.read", path.join(state.cwd, "hermes-confinement-probe")) &&
     !inside(state.cwd, state.ownDir)
