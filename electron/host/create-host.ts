@@ -54,6 +54,7 @@ import { StoreHandle } from "./sessions/store-handle.js";
 import type { Usage } from "./llm/usage.js";
 import { warmUpHttpFetch } from "./llm/http-fetch.js";
 import { scheduleWarmUp } from "./warm-up.js";
+import { InteractiveGate } from "./interactive-gate.js";
 import { createRouter, prepareValidators, type HandlerTable, type Router } from "./rpc/router.js";
 import type { Notice } from "./rpc/methods/host-info.js";
 import { KeychainStatus } from "./secrets/keychain-status.js";
@@ -65,6 +66,9 @@ import type { Vault } from "./secrets/vault.js";
  * Secret Service on D-Bus within milliseconds; one stuck on a prompt is reported by `host.changed`.
  */
 const KEYCHAIN_PROBE_WAIT_MS = 2_000;
+
+/** MCP servers start by then when no window has said it is interactive (a web host with no page open). */
+export const INTERACTIVE_FALLBACK_MS = 10_000;
 
 export interface HostOptions {
   home: string;
@@ -90,6 +94,8 @@ export interface HostOptions {
   discovery?: DiscoveryOptions;
   /** Opens a web page in the system browser (desktop: Electron's shell.openExternal); web mode shows links instead. */
   openExternal?: (url: string) => Promise<void>;
+  /** How long MCP servers wait for a window to say it is interactive (tests shorten it). */
+  interactiveFallbackMs?: number;
   /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
@@ -129,7 +135,7 @@ export interface Host {
   keychain: KeychainStatus;
   /** Plugin page frames' tokens (docs/contract.md §8, §11); the transports check them. */
   pageSessions: PageSessions;
-  /** MCP servers (docs/contract.md §13); they start with the warm-up, or at `mcp.start()`. */
+  /** MCP servers (docs/contract.md §13); they start once a window is interactive, or at `mcp.start()`. */
   mcp: McpHost;
   /** The session store's automatic backups (daily, before migrations) in `<home>/backups/`. */
   backups: StoreBackups;
@@ -356,7 +362,12 @@ export function createHost(options: HostOptions): Host {
   const unwatchCounters = budgets.onCounted((id) => counterEvents.counted(id));
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
+  const interactive = new InteractiveGate(options.interactiveFallbackMs ?? INTERACTIVE_FALLBACK_MS);
   const handlers: HandlerTable = {
+    "host.interactive": async () => {
+      interactive.open();
+      return {};
+    },
     "host.info": async () => {
       // The first answer after start-up carries the keychain notice (README: "says at start-up").
       await keychain.settledWithin(KEYCHAIN_PROBE_WAIT_MS);
@@ -422,13 +433,15 @@ export function createHost(options: HostOptions): Host {
     },
   );
 
+  // MCP servers start once a window is interactive, in parallel, never competing with its start
+  // (§13.2): 5 servers are 5 processes starting at once.
+  interactive.whenInteractive(() => mcp.start());
+
   // The first turn's one-time costs, taken off its way to the first token.
   const warmUp = scheduleWarmUp(
     [
       { name: "http", run: warmUpHttpFetch },
       { name: "validators", run: () => prepareValidators(["session.create", "session.send"]) },
-      // MCP servers start once the host serves, in parallel, never holding up start-up (§13.2).
-      { name: "mcp", run: () => mcp.start() },
     ],
     log,
   );
@@ -454,6 +467,7 @@ export function createHost(options: HostOptions): Host {
     backups,
     async close() {
       warmUp.cancel();
+      interactive.cancel();
       idleTasks.stop(); // no new idle run once the host is stopping
       backups.stop();
       await backups.settled();

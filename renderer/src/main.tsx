@@ -67,3 +67,19 @@ const firstData = new Promise<void>((resolve) => {
   setTimeout(resolve, 2000);
 });
 void firstData.then(preloadRest);
+
+// Once the chat is usable (providers and the session list loaded, the page idle), the host starts
+// what waits for an interactive window: MCP servers (docs/contract.md §13.2), whose processes
+// would otherwise compete with this start.
+const sessionListLoaded = new Promise<void>((resolve) => {
+  const loaded = () => stores.chat.sessions.getState().sessions.kind !== "loading";
+  if (loaded()) return resolve();
+  const stop = stores.chat.sessions.subscribe(() => {
+    if (!loaded()) return;
+    stop();
+    resolve();
+  });
+});
+void Promise.all([firstData, sessionListLoaded]).then(() =>
+  whenIdle(() => void client.call("host.interactive", {}).catch(() => undefined)),
+);
