@@ -67,8 +67,12 @@ import type { Vault } from "./secrets/vault.js";
  */
 const KEYCHAIN_PROBE_WAIT_MS = 2_000;
 
-/** MCP servers start by then when no window has said it is interactive (a web host with no page open). */
-export const INTERACTIVE_FALLBACK_MS = 10_000;
+/**
+ * MCP servers start by then when no window has said it is interactive (a web host with no page
+ * open): well past a slow window's start (12 s measured on a loaded machine), which they must not
+ * compete with.
+ */
+export const INTERACTIVE_FALLBACK_MS = 30_000;
 
 export interface HostOptions {
   home: string;

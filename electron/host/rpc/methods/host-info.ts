@@ -17,7 +17,7 @@ export const hostMethods = {
   /**
    * The window is interactive (its chat input usable, the session list loaded): the host starts
    * what waits for that — MCP servers (docs/contract.md §13.2). Idempotent; a host no window
-   * tells within 10 s starts them anyway.
+   * tells within 30 s starts them anyway.
    */
   "host.interactive": method<EmptyParams, EmptyParams>(noParams),
 };
