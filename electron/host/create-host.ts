@@ -59,6 +59,7 @@ import { runToolLoop } from "./sessions/tool-loop.js";
 import type { Usage } from "./llm/usage.js";
 import { warmUpHttpFetch } from "./llm/http-fetch.js";
 import { scheduleWarmUp } from "./warm-up.js";
+import { InteractiveGate } from "./interactive-gate.js";
 import { createRouter, prepareValidators, type HandlerTable, type Router } from "./rpc/router.js";
 import type { Notice } from "./rpc/methods/host-info.js";
 import { KeychainStatus } from "./secrets/keychain-status.js";
@@ -73,6 +74,12 @@ const KEYCHAIN_PROBE_WAIT_MS = 2_000;
 
 /** With `pluginStart: "after-window"`, plugins start this long after the host at the latest. */
 export const PLUGIN_START_MAX_WAIT_MS = 1_500;
+/**
+ * MCP servers start by then when no window has said it is interactive (a web host with no page
+ * open): well past a slow window's start (12 s measured on a loaded machine), which they must not
+ * compete with.
+ */
+export const INTERACTIVE_FALLBACK_MS = 30_000;
 
 export interface HostOptions {
   home: string;
@@ -109,6 +116,8 @@ export interface HostOptions {
   pluginStart?: "at-once" | "after-window";
   /** Opens a web page in the system browser (desktop: Electron's shell.openExternal); web mode shows links instead. */
   openExternal?: (url: string) => Promise<void>;
+  /** How long MCP servers wait for a window to say it is interactive (tests shorten it). */
+  interactiveFallbackMs?: number;
   /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
 }
@@ -148,7 +157,7 @@ export interface Host {
   keychain: KeychainStatus;
   /** Plugin page frames' tokens (docs/contract.md §8, §11); the transports check them. */
   pageSessions: PageSessions;
-  /** MCP servers (docs/contract.md §13); they start with the warm-up, or at `mcp.start()`. */
+  /** MCP servers (docs/contract.md §13); they start once a window is interactive, or at `mcp.start()`. */
   mcp: McpHost;
   /** The session store's automatic backups (daily, before migrations) in `<home>/backups/`. */
   backups: StoreBackups;
@@ -396,7 +405,12 @@ export function createHost(options: HostOptions): Host {
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
   const sessionTable = sessionHandlers(sessions);
+  const interactive = new InteractiveGate(options.interactiveFallbackMs ?? INTERACTIVE_FALLBACK_MS);
   const handlers: HandlerTable = {
+    "host.interactive": async () => {
+      interactive.open();
+      return {};
+    },
     "host.info": async () => {
       // The first answer after start-up carries the keychain notice (README: "says at start-up").
       await keychain.settledWithin(KEYCHAIN_PROBE_WAIT_MS);
@@ -468,13 +482,15 @@ export function createHost(options: HostOptions): Host {
     },
   );
 
+  // MCP servers start once a window is interactive, in parallel, never competing with its start
+  // (§13.2): 5 servers are 5 processes starting at once.
+  interactive.whenInteractive(() => mcp.start());
+
   // The first turn's one-time costs, taken off its way to the first token.
   const warmUp = scheduleWarmUp(
     [
       { name: "http", run: warmUpHttpFetch },
       { name: "validators", run: () => prepareValidators(["session.create", "session.send"]) },
-      // MCP servers start once the host serves, in parallel, never holding up start-up (§13.2).
-      { name: "mcp", run: () => mcp.start() },
     ],
     log,
   );
@@ -502,6 +518,7 @@ export function createHost(options: HostOptions): Host {
       warmUp.cancel();
       clearTimeout(pluginStartTimer);
       pluginsStarting = true; // none after this
+      interactive.cancel();
       idleTasks.stop(); // no new idle run once the host is stopping
       backups.stop();
       await backups.settled();

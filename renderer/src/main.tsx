@@ -60,9 +60,12 @@ const whenIdle = (work: () => void) =>
     ? requestIdleCallback(work, { timeout: 2000 })
     : setTimeout(work, 200);
 whenIdle(() => void preloadChatScreen());
+// Once the first screen is on show, the host also starts what waits for an interactive window: MCP
+// servers (docs/contract.md §13.2), whose processes would otherwise compete with this start.
 void firstScreenShown(stores, 4000).then(() =>
   whenIdle(() => {
     void preloadMarkdown();
     void preloadScreens();
+    void client.call("host.interactive", {}).catch(() => undefined);
   }),
 );

@@ -23,8 +23,12 @@ export interface ConvertedResult {
 
 const TAG_CHARACTERS = /[\u{E0000}-\u{E007F}]/gu;
 
+/** Every tag character's UTF-16 form starts with this high surrogate: text without it has none. */
+const TAG_HIGH_SURROGATE = "\uDB40";
+
 export function stripTagCharacters(text: string): string {
-  return text.replace(TAG_CHARACTERS, "");
+  // On every result: the regex runs only when a tag character can be there.
+  return text.includes(TAG_HIGH_SURROGATE) ? text.replace(TAG_CHARACTERS, "") : text;
 }
 
 export function convertToolResult(result: CallToolResult): ConvertedResult {
@@ -88,6 +92,8 @@ export function convertToolResult(result: CallToolResult): ConvertedResult {
 
 /** At most MAX_RESULT_BYTES of UTF-8, cut at a character boundary, with a note saying so. */
 export function cutToLimit(text: string): string {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: short text needs no count.
+  if (text.length * 3 <= MAX_RESULT_BYTES) return text;
   const size = Buffer.byteLength(text, "utf8");
   if (size <= MAX_RESULT_BYTES) return text;
   let cut = Buffer.from(text, "utf8").subarray(0, MAX_RESULT_BYTES).toString("utf8");

@@ -112,6 +112,11 @@ describe("MCP results", () => {
     const cut = cutToLimit("é".repeat(200_000));
     expect(cut).toMatch(/\[The result was 391 KB; it was cut to the first 256 KB\.\]$/);
     expect(cut).not.toContain("\uFFFD");
+    // The fast paths: a variation selector shares the tag characters' high surrogate and stays;
+    // text at exactly 256 KB of 3-byte characters is not cut, one character more is.
+    expect(stripTagCharacters("x\u{E0100}\u{E0020}y")).toBe("x\u{E0100}y");
+    expect(cutToLimit("€".repeat(87_381))).toBe("€".repeat(87_381));
+    expect(cutToLimit("€".repeat(87_382))).toMatch(/cut to the first 256 KB/);
   });
 
   it("embedded resources as text, links named, isError kept", () => {
