@@ -324,6 +324,7 @@ export const plan = [
       "empty-state.tsx",
       "loadable-view.tsx",
       "deferred-component.tsx",
+      "confirm-remove-dialog.tsx",
     ],
     owns: "The UI's parts every screen uses: buttons, dialogs, fields, alerts, empty and loading states.",
     mayImport: "api/ (to word an error) and stores/ (the loadable state type); never a screen.",
