@@ -51,7 +51,7 @@ export const layering = [
     // The layer order and no cycles, over everything placed in a layer.
     files: layeredRoots.map((r) => `${r}/**/*.{ts,tsx,js,mjs,cjs}`),
     plugins: { architecture },
-    rules: { "architecture/layers": "error" },
+    rules: { "architecture/layers": "error", "architecture/unused-exports": "error" },
   },
   {
     // Everywhere but the shell: no electron.

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildGraph, importCycles, layeredFiles, upwardImports } from "./architecture/import-graph.mjs";
 import { rendererCopiesOfHostRules } from "./architecture/shared-literals.mjs";
+import { unusedExports } from "./architecture/unused-exports.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = new Set(process.argv.slice(2));
@@ -38,6 +39,7 @@ export function measure() {
   const cycles = importCycles(graph);
   const runtimeCycles = importCycles(graph, { includeTypes: false });
   const copies = rendererCopiesOfHostRules(root);
+  const unused = unusedExports(root);
   return {
     files: files.length,
     folders: byFiles,
@@ -47,6 +49,8 @@ export function measure() {
     cycles,
     runtimeCycles,
     copies,
+    unusedValues: unused.filter((u) => !u.type),
+    unusedTypes: unused.filter((u) => u.type),
   };
 }
 
@@ -70,6 +74,7 @@ if (args.has("--json")) {
   row("import cycles (with `import type`)", m.cycles.length);
   row("import cycles (run time only)", m.runtimeCycles.length);
   row("renderer copies of host rules (places to look)", m.copies.length);
+  row("exports nothing imports: values / types", `${m.unusedValues.length} / ${m.unusedTypes.length}`);
   if (args.has("--details")) {
     console.log("\nFolders (files, lines):");
     for (const f of m.folders)

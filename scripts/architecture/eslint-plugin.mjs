@@ -4,7 +4,8 @@
  * closes a cycle of files. Cycles need the whole graph, so it is read from disk once per ESLint run
  * (scripts/architecture/import-graph.mjs); a file's own imports are checked from the text linted.
  */
-import { posix } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, posix } from "node:path";
 import {
   buildGraph,
   importCycles,
@@ -13,8 +14,26 @@ import {
   repoRelative,
   resolveImport,
 } from "./import-graph.mjs";
+import { unusedExports } from "./unused-exports.mjs";
 
 const cyclesByRoot = new Map();
+const unusedByRoot = new Map();
+
+/** file → its exported values nothing imports and the baseline does not list. */
+function unusedOf(root) {
+  let found = unusedByRoot.get(root);
+  if (!found) {
+    const baselineFile = join(root, "scripts/architecture/unused-exports-baseline.json");
+    const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, "utf8")) : {};
+    found = new Map();
+    for (const u of unusedExports(root)) {
+      if (u.type || (baseline[u.file] ?? []).includes(u.name)) continue;
+      found.set(u.file, [...(found.get(u.file) ?? []), u]);
+    }
+    unusedByRoot.set(root, found);
+  }
+  return found;
+}
 
 /** Where a relative module name points, as a source path, whether or not the file is there. */
 function plannedPath(from, spec) {
@@ -79,4 +98,34 @@ const layersRule = {
   },
 };
 
-export const architecture = { meta: { name: "architecture" }, rules: { layers: layersRule } };
+const unusedExportsRule = {
+  meta: {
+    type: "suggestion",
+    docs: { description: "An exported value something imports (tests and scripts count)." },
+    schema: [],
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = repoRelative(root, context.filename);
+    // Text linted for a file that is not on disk (an editor's new buffer, a test) has no importers yet.
+    if (!layerOf(file) || !existsSync(context.filename)) return {};
+    return {
+      Program(node) {
+        for (const u of unusedOf(root).get(file) ?? []) {
+          context.report({
+            node,
+            loc: { line: u.line, column: 0 },
+            message:
+              `"${u.name}" is exported but nothing imports it: drop the export (or the code). ` +
+              `Old ones wait in scripts/architecture/unused-exports-baseline.json.`,
+          });
+        }
+      },
+    };
+  },
+};
+
+export const architecture = {
+  meta: { name: "architecture" },
+  rules: { layers: layersRule, "unused-exports": unusedExportsRule },
+};

@@ -145,6 +145,40 @@ describe("import cycles", () => {
   });
 });
 
+describe("exports nothing imports (ESLint architecture/unused-exports)", () => {
+  it("reports an exported value nothing imports, not one a test imports, nor types or entries", async () => {
+    const root = mkdtempSync(join(tmpdir(), "hermes-unused-"));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        writeFileSync(join(root, file), text);
+      };
+      write(
+        "electron/host/config/a.js",
+        "export const used = 1;\nexport const forgotten = 2;\nexport function alsoForgotten() {}\n",
+      );
+      write("electron/host/config/b.js", 'import { used } from "./a.js";\nexport const entry = used;\n');
+      write("electron/host/config/c.js", "export const onlyTested = 3;\n");
+      write("test/c.test.js", 'import { onlyTested } from "../electron/host/config/c.js";\nonlyTested;\n');
+      const lint = new ESLint({
+        cwd: root,
+        overrideConfigFile: true,
+        overrideConfig: [{ plugins: { architecture }, rules: { "architecture/unused-exports": "error" } }],
+      });
+      const results = await lint.lintFiles(["electron/host/config/*.js"]);
+      const messages = results.flatMap((r) =>
+        r.messages.map((m) => `${r.filePath.slice(root.length + 1)}:${m.line} ${m.message.split(":")[0]}`),
+      );
+      expect(messages.sort()).toEqual([
+        'electron/host/config/a.js:2 "forgotten" is exported but nothing imports it',
+        'electron/host/config/a.js:3 "alsoForgotten" is exported but nothing imports it',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("this repository", () => {
   const repo = graph.buildGraph(process.cwd());
   it("has no import that points up the layers", () => {
