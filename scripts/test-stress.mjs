@@ -11,6 +11,7 @@
 //   soak            10,000 turns across 200 chats: resident memory grows < 10 % after the first
 //                   1,000 turns; handles, listeners and prepared statements do not creep up
 //   large-store     a damaged store larger than the 32 MB check at start: salvaged in use
+//   keychain        the keychain locked, and gone, in the middle of a session (own bus and keyring)
 // `npm run test:stress -- NAME…` runs only those suites. Exit 1 when a suite fails or misses a target.
 // Like `npm test`, without a session bus it re-runs itself under dbus-run-session with a throwaway
 // unlocked gnome-keyring (the plugin rigs use the real keychain).
@@ -199,6 +200,21 @@ const suites = [
     },
   },
 ];
+
+suites.push({
+  name: "keychain",
+  file: "test/host/stress/keychain-midsession.test.ts",
+  report: false,
+  summarize() {
+    return {
+      lines: [
+        "tried 2 cells: the keychain locked (Secret Service Lock), and its daemon stopped, between two turns of two chats (a host on its own bus and keyring)",
+        "found: both chats answered with the key already read; a new key was refused with keychain_unavailable saying why and what to do (unlock, or key_env), nothing written; no message lost; no turn left busy",
+      ],
+      misses: [],
+    };
+  },
+});
 
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !suites.some((s) => s.name === name));
