@@ -128,7 +128,7 @@ const suites = [
         lines: [
           `tried ${fmt(r.providerCells)} provider cells (${r.providerFaults} faults × ${r.steps} steps) and ${fmt(r.pluginCells)} plugin cells (${r.pluginFaults} faults × ${r.entryPoints} entry points)`,
           `found: every cell a clear error naming what failed (those shown to a person also say what to do); ${fmt(r.bystanderTurns)} other chats' turns completed beside the faults; ${fmt(r.messagesChecked)} saved-message checks, none lost; no turn left busy`,
-          `errors that name the failure but give no advice (log lines and plugin errors, not judged): ${fmt(r.logOnlyWithoutAdvice.length)}`,
+          `log-line errors (side question, fork, title, compression, hook) that name the failure but give no advice (a log, not judged): ${fmt(r.logOnlyWithoutAdvice.length)}`,
         ],
         misses,
       };

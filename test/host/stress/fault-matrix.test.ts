@@ -490,7 +490,7 @@ const report = {
   bystanderTurns: 0,
   messagesChecked: 0,
   errors: [] as { cell: string; where: string; error: string }[],
-  /** Cells whose error is a log line or a plugin's error that names what failed but says nothing to do. */
+  /** Cells whose error is only a log line, naming what failed but saying nothing to do (not judged). */
   logOnlyWithoutAdvice: [] as string[],
 };
 
