@@ -46,21 +46,38 @@ export const httpFetch: typeof fetch = (input: FetchInput, init: FetchInit = {})
   return fetch(input, init);
 };
 
+/**
+ * A kept-alive socket the server closed just as it was reused: the request fails at once with a
+ * reset before any answer, though nothing reached the server. It is sent again once, on a new
+ * socket (as Node's docs advise for `reusedSocket`); a reset on a fresh socket is a real failure.
+ */
+function staleSocket(req: http.ClientRequest | undefined, error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return req?.reusedSocket === true && (code === "ECONNRESET" || code === "EPIPE");
+}
+
 function request(
   target: URL,
   init: FetchInit,
   body: string | Uint8Array | null | undefined,
+  retry: { sent: (() => void) | undefined } | null = null,
 ): Promise<Response> {
   const { signal } = init;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   const protocol = target.protocol as keyof typeof agents;
   const headers = headerRecord(init.headers);
   headers["accept-encoding"] ??= "gzip, deflate, br";
-  const sent = takeSendClaim(target);
+  const sent = retry ? retry.sent : takeSendClaim(target);
   const method = (init.method ?? "GET").toUpperCase();
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown) => {
+      if (!settled && !retry && !signal?.aborted && staleSocket(req, error)) {
+        done();
+        settled = true;
+        resolve(request(target, init, body, { sent }));
+        return;
+      }
       sent?.();
       done();
       if (settled) return;

@@ -27,6 +27,12 @@ export type SessionStoreOptions = {
   beforeMigration?: BeforeMigration;
   /** Told when a write fails because the disk is full (the handle turns it into a notice). */
   onDiskFull?: () => void;
+  /**
+   * Told when a read or write meets a damaged page (a store too large for the full check at start
+   * opens unchecked): the handle moves the file aside and salvages it before the next use. The
+   * failed call's error then says so.
+   */
+  onDamaged?: (detail: string) => void;
 };
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -64,11 +70,13 @@ export class SessionStoreCore {
   private readonly interruptInTransaction: () => number;
 
   private readonly onDiskFull: (() => void) | undefined;
+  private readonly onDamaged: ((detail: string) => void) | undefined;
   private readonly now: () => number;
 
   constructor(options: SessionStoreOptions) {
     this.file = options.file;
     this.onDiskFull = options.onDiskFull;
+    this.onDamaged = options.onDamaged;
     this.now = () => options.clock.now();
     this.db = openSessionDatabase(options.file, {
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
@@ -189,6 +197,15 @@ export class SessionStoreCore {
         const first = this.diskFullAt === null;
         this.diskFullAt = this.now();
         if (first) this.onDiskFull?.();
+      }
+      if (
+        translated instanceof SessionStoreError &&
+        translated.reason === "store_corrupt" &&
+        this.onDamaged
+      ) {
+        const detail = error instanceof Error ? error.message : String(error);
+        this.onDamaged(detail);
+        throw SessionStoreError.damagedInUse(this.file, detail, error);
       }
       throw translated;
     }

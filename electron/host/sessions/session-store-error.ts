@@ -42,6 +42,18 @@ export class SessionStoreError extends Error {
     );
   }
 
+  /** Damage met in use (the handle moves the file aside and keeps what can be read, before the next use). */
+  static damagedInUse(file: string, detail: string, cause?: unknown): SessionStoreError {
+    return new SessionStoreError(
+      "store_corrupt",
+      `The session store ${file} turned out to be damaged (${detail}). Hermes Desktop is moving it aside ` +
+        `(it is not deleted) and keeping every chat and message that can still be read; try again in a moment. ` +
+        `A notice will say where the damaged file went.`,
+      file,
+      { cause },
+    );
+  }
+
   static locked(file: string, cause?: unknown): SessionStoreError {
     return new SessionStoreError(
       "store_locked",

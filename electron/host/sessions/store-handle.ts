@@ -43,6 +43,8 @@ export class StoreHandle {
   private lastRoomCheck = 0;
   private roomTimer: TimerHandle | null = null;
   private lateUpdateListeners: ((record: MessageRecord) => void)[] = [];
+  /** Damage met in use, not yet recovered from: the next use moves the file aside first. */
+  private damagedInUse: string | null = null;
 
   constructor(private readonly options: StoreHandleOptions) {
     this.tryOpen();
@@ -50,6 +52,7 @@ export class StoreHandle {
 
   /** The open store, or throws the `SessionStoreError` that keeps it closed. */
   get(): SessionStore {
+    if (this.damagedInUse !== null) this.recoverInUse(this.damagedInUse);
     if (this.store) {
       if (this.store.diskFullAt !== null) this.lookForRoom(this.store);
       return this.store;
@@ -190,7 +193,25 @@ export class StoreHandle {
         this.options.onDiskFullChange?.(true);
         this.watchForRoom();
       },
+      // Once per handle, as at start: a store salvaged once is not moved aside again.
+      ...(!this.recovered && { onDamaged: (detail: string) => void (this.damagedInUse ??= detail) }),
     };
+  }
+
+  /**
+   * A store opened unchecked (too large for the check at start) met a damaged page in use: it is
+   * closed, moved aside whole and replaced by what can be read from it, as at start.
+   */
+  private recoverInUse(detail: string): void {
+    this.damagedInUse = null;
+    this.close();
+    try {
+      this.recover(`SQLite met a damaged page in use (${detail})`);
+    } catch (error) {
+      this.failure = error;
+      return;
+    }
+    this.tryOpen();
   }
 
   private recover(damage: string): void {

@@ -98,6 +98,39 @@ describe("httpFetch (the providers' transport)", () => {
     expect(connections()).toBe(1);
   });
 
+  it("sends again, once, on a new socket when the kept-alive one was closed by the server as it was reused", async () => {
+    // The server answers a connection's first request and resets the connection at its second:
+    // what a server closing an idle socket at the moment the client reuses it looks like.
+    const seen = new WeakMap<object, number>();
+    const bodies: string[] = [];
+    const { url, connections } = await serve((req, res, body) => {
+      const count = (seen.get(req.socket) ?? 0) + 1;
+      seen.set(req.socket, count);
+      if (count > 1) return void req.socket.destroy();
+      bodies.push(body);
+      res.end(`pong ${body}`);
+    });
+    expect(await readAll(await httpFetch(url, { method: "POST", body: "one" }))).toBe("pong one");
+    expect(await readAll(await httpFetch(url, { method: "POST", body: "two" }))).toBe("pong two");
+    expect(connections()).toBe(2);
+    expect(bodies).toEqual(["one", "two"]);
+  });
+
+  it("does not send again after a reset on a fresh socket (a real failure)", async () => {
+    let requests = 0;
+    const { url } = await serve((req) => {
+      requests += 1;
+      req.socket.destroy();
+    });
+    const error = await httpFetch(url, { method: "POST", body: "x" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(((error as TypeError).cause as { code?: string }).code).toBe("ECONNRESET");
+    expect(requests).toBe(1);
+  });
+
   it("decompresses a compressed answer", async () => {
     const text = "a reply ".repeat(500);
     const { url } = await serve((req, res) => {

@@ -114,9 +114,14 @@ describe("loading and load isolation", () => {
     const byId = Object.fromEntries(manager.list().map((p) => [p.id, p]));
     expect(byId["bad-throw"]).toMatchObject({
       status: "failed",
-      error: "register() failed: boom in register",
+      error:
+        "register() failed: boom in register. Fix the plugin's register(), or disable the plugin in Settings → Plugins.",
     });
-    expect(byId["bad-reject"]).toMatchObject({ status: "failed", error: "register() failed: async boom" });
+    expect(byId["bad-reject"]).toMatchObject({
+      status: "failed",
+      error:
+        "register() failed: async boom. Fix the plugin's register(), or disable the plugin in Settings → Plugins.",
+    });
     expect(byId["bad-none"]!.error).toContain("exports no register function");
     expect(byId["bad-syntax"]!.error).toContain("Loading index.js failed");
     expect(byId["bad-yaml"]!.error).toContain("not valid YAML");
@@ -428,11 +433,13 @@ describe("handlers that fail", () => {
     const command = rig.commands.get("explode")!;
     await expect(command.handler("", { sessionId: "s", gatewaySessionKey: "g" })).rejects.toMatchObject({
       name: "PluginHandlerError",
-      message: "/explode (plugin 'thrower') failed: command boom",
+      message:
+        "/explode (plugin 'thrower') failed: command boom. This is an error in the plugin 'thrower', not in Hermes Desktop: try again, or restart or disable the plugin in Settings → Plugins.",
     });
     await expect(rig.tools.get("explode_tool")!.handler({}, { sessionId: "s" })).rejects.toMatchObject({
       name: "PluginHandlerError",
-      message: "tool explode_tool (plugin 'thrower') failed: tool boom",
+      message:
+        "tool explode_tool (plugin 'thrower') failed: tool boom. This is an error in the plugin 'thrower', not in Hermes Desktop: try again, or restart or disable the plugin in Settings → Plugins.",
     });
     const log = rig.logLines().join("\n");
     expect(log).toContain("ERROR plugin_command_error plugin=thrower");

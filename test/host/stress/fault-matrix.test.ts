@@ -320,7 +320,11 @@ const ENTRY_POINTS = {
       const view = rig.host.plugins.get(id);
       expect(view.status).not.toBe("loaded");
       // The error is the plugin's own row's in Settings → Plugins.
-      return { error: view.error ? `${id}: ${view.error}` : null, where: "plugins.list error" };
+      return {
+        error: view.error ? `${id}: ${view.error}` : null,
+        where: "plugins.list error",
+        toPerson: true,
+      };
     },
   },
   command: {
@@ -329,7 +333,7 @@ const ENTRY_POINTS = {
         (value) => ({ error: null, value }),
         (error: any) => ({ error: `${error.message}${error.reason ? ` (${error.reason})` : ""}` }),
       );
-      return { error: answer.error, where: "the command's error" };
+      return { error: answer.error, where: "the command's error", toPerson: true };
     },
   },
   hook: {
@@ -353,7 +357,7 @@ const ENTRY_POINTS = {
       expect(turn.error).toBeNull(); // the model reads the tool's failure and answers
       const { messages } = await rig.ok("session.messages", { sessionId });
       const tool = messages.filter((msg: any) => msg.role === "tool").at(-1);
-      return { error: tool?.content ?? null, where: "the tool message" };
+      return { error: tool?.content ?? null, where: "the tool message", toPerson: true };
     },
   },
   "RPC method": {
@@ -362,6 +366,7 @@ const ENTRY_POINTS = {
       return {
         error: reply.error ? `${reply.error.message} (${reply.error.data.reason})` : null,
         where: "the RPC error",
+        toPerson: true,
       };
     },
   },
@@ -383,6 +388,7 @@ const ENTRY_POINTS = {
       return {
         error: `faulty ${name} ${record.last_status}: ${record.last_error}`,
         where: "the idle task's last_error",
+        toPerson: true,
       };
     },
   },
@@ -392,6 +398,7 @@ const ENTRY_POINTS = {
       return {
         error: frame.error ? `${frame.error.message} (${frame.error.data.reason})` : null,
         where: "the page's RPC error",
+        toPerson: true,
       };
     },
   },
@@ -483,7 +490,7 @@ const report = {
   bystanderTurns: 0,
   messagesChecked: 0,
   errors: [] as { cell: string; where: string; error: string }[],
-  /** Cells whose error is a log line or a plugin's error that names what failed but says nothing to do. */
+  /** Cells whose error is only a log line, naming what failed but saying nothing to do (not judged). */
   logOnlyWithoutAdvice: [] as string[],
 };
 
@@ -540,12 +547,19 @@ describe("the fault matrix", () => {
       const bystander = bystanderTurn();
       if (cell.kind === "provider") {
         const step: ProviderStep = PROVIDER_STEPS[cell.step];
-        rig[step.provider].fault(PROVIDER_FAULTS[cell.fault], { whenBodyIncludes: step.aim(marker) });
+        // A connection dropped before any answer, on a kept-alive socket, is sent again once by the
+        // transport (http-fetch.ts: a server closing an idle socket looks the same): the provider
+        // here drops it both times, so the step meets it.
+        const times = cell.fault === "connection dropped" ? 2 : 1;
+        rig[step.provider].fault(PROVIDER_FAULTS[cell.fault], { whenBodyIncludes: step.aim(marker), times });
         seen = await step.run(sessionId, marker);
-        // The fault was met by the step's request, not left for a later one.
+        // The fault was met by the step's request.
         expect(
           rig[step.provider].requests.some((r) => step.aim(marker).every((s) => r.rawBody.includes(s))),
         ).toBe(true);
+        // A second drop left unmet (the step's stream broke after its answer began: never sent
+        // again) must not meet the chat's next message.
+        rig[step.provider].reset();
       } else {
         seen = await ENTRY_POINTS[cell.entry].run(cell.fault, sessionId);
       }

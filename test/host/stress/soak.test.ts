@@ -1,5 +1,6 @@
 /**
- * Soak (issue 32): TURNS turns across SESSIONS chats in one real host — every fourth turn calls a
+ * Soak (issue 32): TURNS turns across SESSIONS chats in one real host, on the system clock (tokens
+ * and timers age as in use) — every fourth turn calls a
  * plugin tool, every tenth is followed by a side question — against the fake provider answering
  * at once. Every SAMPLE_EVERY turns it samples the host process's resident memory and heap, the
  * process's active handles (by type), the event hub's listeners and the SQLite statements prepared
@@ -49,6 +50,7 @@ beforeAll(async () => {
   } as typeof realPrepare;
   rig = await startStressRig({
     plugins: [{ id: "soak", source: probeSource, capabilities: ["llm.side_question"] }],
+    realClock: true,
     defaultReply: (view) => {
       const last = view.body.messages.at(-1) as { role?: string } | undefined;
       const tool = /^use tool (\d+)/.exec(view.lastUserText);

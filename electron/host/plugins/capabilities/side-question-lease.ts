@@ -71,11 +71,12 @@ export interface SideQuestionLeaseDeps {
   ttlMs?: number;
 }
 
-interface LeaseRecord extends Lease {
-  spent: boolean;
-  /** Set when the session's next turn started before it expired. */
-  superseded: boolean;
-}
+/**
+ * A live lease keeps the turn's request for the replay; once spent or superseded only what a
+ * refusal needs is kept, so the table does not hold a copy of every recent conversation.
+ */
+type LeaseRecord =
+  { state: "live"; lease: Lease } | { state: "spent" | "superseded"; sessionId: string; expiresAt: number };
 
 const TOKEN_PATTERN = /^sq1\.([0-9a-f]{16})\.([0-9a-f]{24})\.([0-9a-f]{64})$/;
 
@@ -141,16 +142,17 @@ export class SideQuestionLeases {
     const token = `sq1.${this.registryId}.${leaseId}.${this.mac(leaseId)}`;
     const now = this.deps.clock.now();
     this.leases.set(leaseId, {
-      token,
-      sessionId: turn.sessionId,
-      turnId: turn.turnId,
-      gatewaySessionKey: turn.gatewaySessionKey,
-      issuedAt: now,
-      expiresAt: now + this.ttlMs,
-      request: deepFreeze(structuredClone(turn.request)),
-      turnRoute: Object.freeze({ ...turn.turnRoute }),
-      spent: false,
-      superseded: false,
+      state: "live",
+      lease: {
+        token,
+        sessionId: turn.sessionId,
+        turnId: turn.turnId,
+        gatewaySessionKey: turn.gatewaySessionKey,
+        issuedAt: now,
+        expiresAt: now + this.ttlMs,
+        request: deepFreeze(structuredClone(turn.request)),
+        turnRoute: Object.freeze({ ...turn.turnRoute }),
+      },
     });
     this.bySession.set(turn.sessionId, leaseId);
     return token;
@@ -165,10 +167,9 @@ export class SideQuestionLeases {
     const found = this.find(token);
     if (!found.ok) return found;
     const record = found.record;
-    if (record.spent) return { ok: false, reason: "spent" };
-    if (record.superseded) return { ok: false, reason: "superseded" };
-    if (this.deps.clock.now() >= record.expiresAt) return { ok: false, reason: "expired" };
-    return { ok: true, lease: publicLease(record) };
+    if (record.state !== "live") return { ok: false, reason: record.state };
+    if (this.deps.clock.now() >= record.lease.expiresAt) return { ok: false, reason: "expired" };
+    return { ok: true, lease: record.lease };
   }
 
   /** `peek`, and on success the token is spent: the caller owns the turn's one attempt. */
@@ -176,7 +177,7 @@ export class SideQuestionLeases {
     const check = this.peek(token, pluginId, capability);
     if (check.ok) {
       const leaseId = TOKEN_PATTERN.exec(check.lease.token)![2]!;
-      this.leases.get(leaseId)!.spent = true;
+      this.retire(leaseId, "spent");
     }
     return check;
   }
@@ -184,7 +185,7 @@ export class SideQuestionLeases {
   /** Live (unspent, unexpired) leases; for tests and diagnostics. */
   liveCount(): number {
     this.sweep();
-    return [...this.leases.values()].filter((r) => !r.spent && !r.superseded).length;
+    return [...this.leases.values()].filter((r) => r.state === "live").length;
   }
 
   private find(token: unknown): { ok: true; record: LeaseRecord } | { ok: false; reason: LeaseRefusal } {
@@ -205,17 +206,26 @@ export class SideQuestionLeases {
     const leaseId = this.bySession.get(sessionId);
     if (leaseId === undefined) return;
     this.bySession.delete(sessionId);
+    this.retire(leaseId, "superseded");
+  }
+
+  /** Spent or superseded: the request is let go, the refusal's reason kept until the sweep. */
+  private retire(leaseId: string, state: "spent" | "superseded"): void {
     const record = this.leases.get(leaseId);
-    if (record) record.superseded = true;
+    if (!record) return;
+    const { sessionId, expiresAt } = record.state === "live" ? record.lease : record;
+    // A spent lease stays spent when its session's next turn starts.
+    this.leases.set(leaseId, { state: record.state === "spent" ? "spent" : state, sessionId, expiresAt });
   }
 
   /** Drops leases long past use, so the table stays as small as the number of live sessions. */
   private sweep(): void {
     const now = this.deps.clock.now();
     for (const [leaseId, record] of this.leases) {
-      if (now >= record.expiresAt + this.ttlMs) {
+      const { sessionId, expiresAt } = record.state === "live" ? record.lease : record;
+      if (now >= expiresAt + this.ttlMs) {
         this.leases.delete(leaseId);
-        if (this.bySession.get(record.sessionId) === leaseId) this.bySession.delete(record.sessionId);
+        if (this.bySession.get(sessionId) === leaseId) this.bySession.delete(sessionId);
       }
     }
   }
@@ -223,9 +233,4 @@ export class SideQuestionLeases {
   private mac(leaseId: string): string {
     return createHmac("sha256", this.secret).update(`${this.registryId}.${leaseId}`).digest("hex");
   }
-}
-
-function publicLease(record: LeaseRecord): Lease {
-  const { spent: _spent, superseded: _superseded, ...lease } = record;
-  return lease;
 }

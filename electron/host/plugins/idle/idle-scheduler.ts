@@ -6,6 +6,7 @@
  * deadline; what happened is kept in the plugin's data; nothing new starts once the host stops.
  * One timer, set for the earliest task that could be due, moved whenever activity changes.
  */
+import { pluginFaultAdvice } from "../plugin-fault-advice.js";
 import type { IdleTaskContext } from "../../../../plugins/sdk/types.js";
 import type { IdleActivity } from "../../activity-monitor.js";
 import type { Clock, TimerHandle } from "../../clock.js";
@@ -253,7 +254,7 @@ export class IdleTaskScheduler {
     } catch (failure) {
       const reason = (failure as { reason?: unknown }).reason;
       status = reason === "plugin_timeout" ? "timeout" : "error";
-      error = describe(failure);
+      error = `${describe(failure)} ${pluginFaultAdvice(pluginId)}`;
     }
     const record = task.status.update(
       name,

@@ -6,6 +6,7 @@
  * `plugin_rpc_failed`. Each plugin runs at most `maxInFlight` handlers at once; up to `maxQueued`
  * more wait their turn in arrival order, and past that a call is refused with `plugin_busy`.
  */
+import { pluginFaultAdvice } from "../plugin-fault-advice.js";
 import { RpcError } from "../../rpc/errors.js";
 import { pluginIdPattern, pluginNameProblem, splitPluginMethod } from "../../rpc/plugin-names.js";
 import { isPlainObject, jsonProblem } from "./json-check.js";
@@ -87,7 +88,10 @@ export class PluginRpcDispatcher {
       if (reason === "plugin_timeout" || reason === "plugin_unresponsive") {
         throw new RpcError(reason, describe(error));
       }
-      throw new RpcError("plugin_rpc_failed", `${fullMethod} failed: ${describe(error)}`);
+      throw new RpcError(
+        "plugin_rpc_failed",
+        `${fullMethod} failed: ${describe(error)}. ${pluginFaultAdvice(pluginId)}`,
+      );
     } finally {
       release();
     }

@@ -4,6 +4,7 @@
  * calling one invokes the worker with the call's deadline (docs/contract.md §5.4: hooks 30 s, commands and
  * tools 120 s); a throw in the plugin comes back as a PluginHandlerError naming it.
  */
+import { pluginFaultAdvice } from "../plugin-fault-advice.js";
 import { Ajv } from "ajv";
 import type { LogFields, PluginLlm } from "../../../../plugins/sdk/types.js";
 import type { AgentLog } from "../../logging/agent-log.js";
@@ -124,7 +125,7 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
         const reason = (error as { reason?: unknown }).reason;
         deps.log.write("ERROR", logEvent, { plugin: pluginId, name: what, error: describe(error) });
         throw new PluginHandlerError(
-          `${what} (plugin '${pluginId}') failed: ${describe(error)}`,
+          `${what} (plugin '${pluginId}') failed: ${describe(error)}. ${pluginFaultAdvice(pluginId)}`,
           pluginId,
           typeof reason === "string" ? reason : undefined,
         );

@@ -74,7 +74,9 @@ const endpoint: Endpoint<CtxCalls, PluginCalls> = new Endpoint<CtxCalls, PluginC
         await register(worker.ctx);
         await worker.writesSettled();
       } catch (error) {
-        throw new PluginLoadError(`register() failed: ${describe(error)}`);
+        throw new PluginLoadError(
+          `register() failed: ${describe(error)}. Fix the plugin's register(), or disable the plugin in Settings → Plugins.`,
+        );
       }
       return null;
     },

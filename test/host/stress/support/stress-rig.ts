@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ManualClock } from "../../../../electron/host/clock.js";
+import { ManualClock, systemClock } from "../../../../electron/host/clock.js";
 import type { SettingsDocument } from "../../../../electron/host/config/config-schema.js";
 import { createHost, type Host, type PluginTimings } from "../../../../electron/host/create-host.js";
 import { capabilitiesHash } from "../../../../electron/host/plugins/capabilities.js";
@@ -36,7 +36,8 @@ export interface StressPlugin {
 export interface StressRig {
   host: Host;
   home: string;
-  clock: ManualClock;
+  /** The manual clock the host runs on; null with `realClock` (then `pump` only waits). */
+  clock: ManualClock | null;
   main: FakeProvider;
   aux: FakeProvider;
   /** How many event frames of each type were published (frames themselves are not kept). */
@@ -69,6 +70,11 @@ export async function startStressRig(options: {
    * its deadline); slowly, so a slow worker start is not cut short by its own 60 s bound.
    */
   pumpStart?: boolean;
+  /**
+   * The host on the system clock (a soak: side-question tokens expire and are swept as in use,
+   * where a frozen manual clock would keep every one).
+   */
+  realClock?: boolean;
   /** Both providers' answer when nothing is queued (default: an echo). */
   defaultReply?: FakeProviderOptions["defaultReply"];
 }): Promise<StressRig> {
@@ -77,7 +83,7 @@ export async function startStressRig(options: {
   const home = temp.dir;
   const main = await startFakeProvider({ apiKey: MAIN_KEY, defaultReply: options.defaultReply });
   const aux = await startFakeProvider({ apiKey: AUX_KEY, defaultReply: options.defaultReply });
-  const clock = new ManualClock(Date.now());
+  const clock = options.realClock ? null : new ManualClock(Date.now());
   const plugins = options.plugins ?? [];
   for (const plugin of plugins) {
     const dir = path.join(home, "plugins", plugin.id);
@@ -99,7 +105,7 @@ export async function startStressRig(options: {
     vault: createKeytarVault({ service: `hermes-desktop-test-${randomUUID()}`, env }),
     mode: "web",
     version: "0.0.0-test",
-    clock,
+    clock: clock ?? systemClock,
     bundledPluginsDir: null,
     pluginTimings: {
       heartbeat: { intervalMs: 100 * 3_600_000, timeoutMs: 200 * 3_600_000 },
@@ -184,7 +190,7 @@ export async function startStressRig(options: {
       while (!settled) {
         if (Date.now() - started > realMs) throw new Error(`${what} was still busy after ${realMs} ms`);
         await new Promise((r) => setTimeout(r, 10));
-        if (!settled) clock.advance(stepMs);
+        if (!settled) clock?.advance(stepMs);
       }
       return watched;
     },
