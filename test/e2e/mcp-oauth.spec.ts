@@ -30,7 +30,11 @@ test("signs in to an OAuth MCP server, shows a refused sign-in's reason, and sig
     const row = mcpRow(page, "remote");
     const oauth = row.getByTestId("mcp-oauth");
     await expect(oauth).toContainText("Needs sign-in", { timeout: 30_000 });
-    await expect(row.getByTestId("mcp-error")).toContainText(`HTTP 401 from ${fixture.mcpUrl}: sign in`);
+    // The state comes from the stored tokens at once; the 401 only after the connect's round trips
+    // (discovery included), which a loaded CI machine can take well past the default 10 s for.
+    await expect(row.getByTestId("mcp-error")).toContainText(`HTTP 401 from ${fixture.mcpUrl}: sign in`, {
+      timeout: 30_000,
+    });
 
     // A refused consent: the reason on the row, and a way to try again.
     await fixture.control({ consent: "deny" });
