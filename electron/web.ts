@@ -16,7 +16,7 @@ import { LaunchArgsError, parseLaunchArgs } from "./cli-args.js";
 import { ConfigUnreadableError } from "./host/config/config-errors.js";
 import { findUnreadableConfig } from "./host/config/config-file.js";
 import { resolveDataHome } from "./host/data-home.js";
-import { sessionStoreFile } from "./host/sessions/store-file.js";
+import { sessionStoreFile } from "./host/sessions/store/store-file.js";
 import type { Host } from "./host/create-host.js";
 import type { EventListener } from "./host/events.js";
 import { PageSessions } from "./host/plugins/pages/page-sessions.js";
@@ -33,7 +33,7 @@ const hostGrace = { graceMs: 1500, quietMs: 40 };
 async function startHost(home: string, pageSessions: PageSessions): Promise<Host> {
   // The session store's damage check (SQLite reads every page) runs in a worker thread while the
   // host's code loads here, instead of after it on this thread.
-  const storeDamage = import("./host/sessions/store-damage.js").then((m) =>
+  const storeDamage = import("./host/sessions/recovery/store-damage.js").then((m) =>
     m.findStoreDamageOffThread(sessionStoreFile(home), m.DEFAULT_INTEGRITY_CHECK_MAX_BYTES),
   );
   const [{ createHost }, { createKeytarVault }] = await Promise.all([

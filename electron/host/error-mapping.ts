@@ -7,12 +7,16 @@ import { ConfigUnreadableError, ConfigValidationError } from "./config/config-er
 import { HermesImportError, NothingToRestoreError } from "./config/hermes-import/import-errors.js";
 import { ModelInputError, ProviderAnswerError, ProviderNotFoundError } from "./models/model-errors.js";
 import { ConsentInputError } from "./plugins/capabilities/consent.js";
-import { PluginNotFoundError } from "./plugins/plugin-manager.js";
+import { PluginNotFoundError } from "./plugins/manager/plugin-manager.js";
 import { RpcError } from "./rpc/errors.js";
 import { InvalidVaultInputError, KeyNotSavedError, KeychainUnavailableError } from "./secrets/errors.js";
-import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./sessions/session-errors.js";
-import { SessionStoreError } from "./sessions/session-store-error.js";
-import { BackupNotFoundError } from "./sessions/store-backups.js";
+import {
+  SessionBusyError,
+  SessionInputError,
+  SessionNotFoundError,
+} from "./sessions/store/session-errors.js";
+import { SessionStoreError } from "./sessions/store/session-store-error.js";
+import { BackupNotFoundError } from "./sessions/recovery/store-backups.js";
 
 export function mapServiceError(err: unknown): RpcError | null {
   if (err instanceof ConfigValidationError)

@@ -10,7 +10,7 @@ import { systemClock } from "../../out/electron/host/clock.js";
 import { SettingsStore } from "../../out/electron/host/config/settings-store.js";
 import { ChatEngine } from "../../out/electron/host/llm/chat-engine.js";
 import { createAgentLog } from "../../out/electron/host/logging/agent-log.js";
-import { PluginLlmService } from "../../out/electron/host/plugins/plugin-llm.js";
+import { PluginLlmService } from "../../out/electron/host/plugins/llm/plugin-llm.js";
 import { createRedactor } from "../../out/electron/host/secrets/redaction.js";
 import { createVault } from "../../out/electron/host/secrets/vault.js";
 import { median, percentile, rotatedSamples, timed } from "./stats.mjs";

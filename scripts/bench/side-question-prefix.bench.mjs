@@ -70,7 +70,7 @@ export async function run() {
     });
   }`;
   const { home, cleanup } = homeWithPlugins(1, source);
-  const { capabilitiesHash } = await loadHost("plugins/capabilities.js");
+  const { capabilitiesHash } = await loadHost("plugins/capabilities/capabilities.js");
   const { writeFileSync } = await import("node:fs");
   const { join } = await import("node:path");
   writeFileSync(

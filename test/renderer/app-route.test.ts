@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { parseRouteFragment, routeFragment, type AppRoute } from "../../renderer/src/stores/app-route";
 import { createAppStores } from "../../renderer/src/stores/app-stores";
-import { lastChatIn } from "../../renderer/src/stores/last-chat";
+import { lastChatIn } from "../../renderer/src/stores/chat/last-chat";
 import { followAppRoute, type RoutePlace } from "../../renderer/src/stores/route-sync";
 import { chatHandlers, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";

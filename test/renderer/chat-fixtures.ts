@@ -1,6 +1,6 @@
 /** Host answers for renderer tests: one provider (also used by the settings tests), a main model, and sessions the test scripts. */
 import type { ProviderView } from "../../electron/host/rpc/methods/providers";
-import type { ChatMessage, SessionListItem } from "../../renderer/src/stores/chat-model";
+import type { ChatMessage, SessionListItem } from "../../renderer/src/stores/chat/chat-model";
 import type { Handlers } from "./fake-client";
 import { settingsWith } from "./fake-client.js";
 

@@ -3,7 +3,7 @@
  * another window changed it in between and show a conflict instead of losing it silently.
  */
 import { expect, it } from "vitest";
-import { createChatSettingsStore } from "../../renderer/src/stores/chat-settings-store";
+import { createChatSettingsStore } from "../../renderer/src/stores/chat/chat-settings-store";
 import { fakeClient, settingsWith } from "./fake-client";
 
 it("sends the value this window showed as base, and then shows what it saved", async () => {

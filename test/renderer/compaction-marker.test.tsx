@@ -2,8 +2,8 @@
 /** The compaction marker (docs/contract.md §9.1): one collapsed line in the transcript that opens to the summary. */
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
-import { MessageRow } from "../../renderer/src/chat/message-row";
-import type { ChatMessage } from "../../renderer/src/stores/chat-model";
+import { MessageRow } from "../../renderer/src/chat/transcript/message-row";
+import type { ChatMessage } from "../../renderer/src/stores/chat/chat-model";
 
 afterEach(cleanup);
 

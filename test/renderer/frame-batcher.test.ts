@@ -4,7 +4,7 @@
  * later than the first frame after it; a forced flush and the text itself are never held back.
  */
 import { describe, expect, it } from "vitest";
-import { DeltaBatcher, minUpdateIntervalMs } from "../../renderer/src/stores/frame-batcher";
+import { DeltaBatcher, minUpdateIntervalMs } from "../../renderer/src/stores/chat/frame-batcher";
 
 /** Frames run by hand on a clock the test moves: a 60 Hz display unless told otherwise. */
 function display(frameMs = 1000 / 60) {

@@ -1,6 +1,6 @@
 /** The composer's own checks before an image is read (docs/contract.md §9.1); the host checks the bytes again. */
 import { expect, it } from "vitest";
-import { refusalFor } from "../../renderer/src/chat/image-attachments";
+import { refusalFor } from "../../renderer/src/chat/composer/image-attachments";
 
 it("takes PNG, JPEG, WebP and GIF up to 5 MB and says why anything else is refused", () => {
   for (const type of ["image/png", "image/jpeg", "image/webp", "image/gif"]) {

@@ -1,8 +1,8 @@
 // The growing splitter must split every prefix of a streaming reply exactly as splitting the
 // whole prefix afresh does, while scanning only the new text.
 import { describe, expect, it } from "vitest";
-import { GrowingBlockSplitter, splitMarkdownBlocks } from "../../renderer/src/chat/markdown-blocks";
-import { appendStreamed, piecesSince, type StreamedText } from "../../renderer/src/stores/streamed-text";
+import { GrowingBlockSplitter, splitMarkdownBlocks } from "../../renderer/src/chat/markdown/markdown-blocks";
+import { appendStreamed, piecesSince, type StreamedText } from "../../renderer/src/stores/chat/streamed-text";
 import { seededRandom } from "../fixtures/seeded-random.js";
 
 const pieces = [

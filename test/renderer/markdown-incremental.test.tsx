@@ -7,10 +7,10 @@
  */
 import { act, cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { Markdown, OpenBlock } from "../../renderer/src/chat/markdown";
-import { parseBlock } from "../../renderer/src/chat/markdown-parse";
-import { openFenceOf } from "../../renderer/src/chat/open-fence";
-import { appendStreamed, type StreamedText } from "../../renderer/src/stores/streamed-text";
+import { Markdown, OpenBlock } from "../../renderer/src/chat/markdown/markdown";
+import { parseBlock } from "../../renderer/src/chat/markdown/markdown-parse";
+import { openFenceOf } from "../../renderer/src/chat/markdown/open-fence";
+import { appendStreamed, type StreamedText } from "../../renderer/src/stores/chat/streamed-text";
 import { seededRandom } from "../fixtures/seeded-random.js";
 
 afterEach(cleanup);

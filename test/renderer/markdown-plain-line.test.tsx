@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import renderMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { describe, expect, it } from "vitest";
-import { parseBlock, plainParagraph } from "../../renderer/src/chat/markdown-parse";
+import { parseBlock, plainParagraph } from "../../renderer/src/chat/markdown/markdown-parse";
 
 const parsed = (text: string) =>
   renderToStaticMarkup(renderMarkdown({ children: text, remarkPlugins: [remarkGfm] }));

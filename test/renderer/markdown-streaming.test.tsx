@@ -5,7 +5,7 @@
  */
 import { act, cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { Markdown, newTextPerRender } from "../../renderer/src/chat/markdown";
+import { Markdown, newTextPerRender } from "../../renderer/src/chat/markdown/markdown";
 
 afterEach(cleanup);
 

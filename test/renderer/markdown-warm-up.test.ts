@@ -4,8 +4,8 @@
  * parses them all, and it says when it is done; it runs only in idle periods with no frame due.
  */
 import { describe, expect, it } from "vitest";
-import { preloadMarkdown } from "../../renderer/src/chat/lazy-markdown";
-import { warmUpMarkdown } from "../../renderer/src/chat/markdown-parse";
+import { preloadMarkdown } from "../../renderer/src/chat/markdown/lazy-markdown";
+import { warmUpMarkdown } from "../../renderer/src/chat/markdown/markdown-parse";
 
 describe("warming up the Markdown parser", () => {
   it("takes one sample per step and stops after the last", () => {

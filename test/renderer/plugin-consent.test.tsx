@@ -7,9 +7,9 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { CAPABILITY_IDS, CAPABILITY_TEXT } from "../../electron/host/plugins/capabilities";
+import { CAPABILITY_IDS, CAPABILITY_TEXT } from "../../electron/host/plugins/capabilities/capabilities";
 import type { PluginView } from "../../electron/host/rpc/methods/plugins";
-import { NextPromptChip } from "../../renderer/src/chat/next-prompt-chip";
+import { NextPromptChip } from "../../renderer/src/chat/cards/next-prompt-chip";
 import { PluginsPage } from "../../renderer/src/settings/plugins/plugins-page";
 import { connectStoresToHost, createAppStores } from "../../renderer/src/stores/app-stores";
 import { StoresProvider } from "../../renderer/src/stores/stores-context";

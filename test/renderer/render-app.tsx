@@ -3,8 +3,8 @@ import { render } from "@testing-library/react";
 import type { HermesClient } from "../../renderer/src/api/client";
 import { connectStoresToHost, createAppStores, type AppStores } from "../../renderer/src/stores/app-stores";
 import { StoresProvider } from "../../renderer/src/stores/stores-context";
-import { preloadMarkdown } from "../../renderer/src/chat/lazy-markdown";
-import { App, preloadScreens } from "../../renderer/src/ui/app";
+import { preloadMarkdown } from "../../renderer/src/chat/markdown/lazy-markdown";
+import { App, preloadScreens } from "../../renderer/src/app/app";
 
 // The app loads these chunks after its first paint; the tests render with them in place.
 await Promise.all([preloadScreens(), preloadMarkdown()]);

@@ -2,11 +2,11 @@
 /** The session sidebar: newest first, search with snippets, inline rename, delete with undo. */
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { UNDO_DELETE_MS } from "../../renderer/src/stores/session-list-store";
+import { UNDO_DELETE_MS } from "../../renderer/src/stores/chat/session-list-store";
 import { chatHandlers, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";
 import { renderApp } from "./render-app";
-import { lastChatIn } from "../../renderer/src/stores/last-chat";
+import { lastChatIn } from "../../renderer/src/stores/chat/last-chat";
 import { createAppStores } from "../../renderer/src/stores/app-stores";
 
 afterEach(cleanup);

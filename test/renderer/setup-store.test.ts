@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { DiscoveredServer } from "../../electron/host/rpc/methods/provider-discovery";
 import type { ImportPreview } from "../../electron/host/rpc/methods/settings-import";
 import { HermesRpcError } from "../../renderer/src/api/rpc-error";
-import { createMainModelStore } from "../../renderer/src/stores/main-model-store";
-import { createProvidersStore } from "../../renderer/src/stores/providers-store";
-import { createSetupStore } from "../../renderer/src/stores/setup-store";
+import { createMainModelStore } from "../../renderer/src/stores/settings/main-model-store";
+import { createProvidersStore } from "../../renderer/src/stores/settings/providers-store";
+import { createSetupStore } from "../../renderer/src/stores/settings/setup-store";
 import { fakeClient, settingsWith, type Handlers } from "./fake-client";
 
 const ollama: DiscoveredServer = {

@@ -2,9 +2,9 @@
 /** Streaming into the transcript: deltas coalesce per animation frame and touch only their message. */
 import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTranscriptStore } from "../../renderer/src/stores/transcript-store";
+import { createTranscriptStore } from "../../renderer/src/stores/chat/transcript-store";
 import type { HostEvent } from "../../renderer/src/api/client";
-import { toChatEvent } from "../../renderer/src/stores/chat-model";
+import { toChatEvent } from "../../renderer/src/stores/chat/chat-model";
 import type { EventPayloads, SessionEventName } from "../../electron/host/rpc/events";
 import { chatHandlers, message, session } from "./chat-fixtures";
 import { fakeClient } from "./fake-client";

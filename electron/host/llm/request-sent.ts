@@ -2,7 +2,7 @@
  * Tells when a request has gone out: its body is handed to the socket. A caller names the URL it
  * is about to request; the providers' transport (http-fetch.ts) takes the claim as it starts that
  * request and calls it once the request is sent. Why: the chat writes the person's message while
- * the request is in flight, not in front of it (sessions/stream-step.ts).
+ * the request is in flight, not in front of it (sessions/turns/stream-step.ts).
  */
 /** On a new connection the handshake may be slow: the caller is not kept waiting longer than this. */
 export const MAX_WAIT_FOR_SEND_MS = 250;

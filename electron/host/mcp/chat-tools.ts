@@ -12,7 +12,7 @@ import type { SettingsStore } from "../config/settings-store.js";
 import type { EventHub } from "../events.js";
 import type { ToolCall, ToolDefinition } from "../llm/chat-request.js";
 import type { McpToolCallState } from "../rpc/events.js";
-import type { ExternalToolRun, ExternalTools, ExternalToolScope } from "../sessions/external-tools.js";
+import type { ExternalToolRun, ExternalTools, ExternalToolScope } from "../sessions/turns/external-tools.js";
 import type { ChatTool, McpManager } from "./mcp-manager.js";
 import { needsApproval } from "./mcp-manager.js";
 import type { PendingRequests } from "./pending-requests.js";

@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { sniffImageType } from "../rpc/image-types.js";
-import type { ToolResultImage } from "../sessions/image-attachments.js";
+import type { ToolResultImage } from "../sessions/input/image-attachments.js";
 
 export const MAX_RESULT_BYTES = 256 * 1024;
 /** An image larger than this is named but not kept (for the card or the model). */

@@ -6,12 +6,12 @@
  * messages never reach the model. Regenerate keeps the replaced reply the same way (`askAgain`).
  */
 import { randomUUID } from "node:crypto";
-import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
+import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./store/session-errors.js";
 import type { SessionStore } from "./session-store.js";
-import type { Transcript } from "./transcript.js";
-import { isCommandExchange, isPending } from "./request-builder.js";
-import type { TurnOrigin } from "./turn-types.js";
-import type { MessageRecord, SessionRecord } from "./types.js";
+import type { Transcript } from "./turns/transcript.js";
+import { isCommandExchange, isPending } from "./turns/request-builder.js";
+import type { TurnOrigin } from "./turns/turn-types.js";
+import type { MessageRecord, SessionRecord } from "./store/types.js";
 
 export interface BranchMark {
   group: string;

@@ -4,10 +4,10 @@
  * the chat's own system prompt (it goes before the settings' prompt and the Memory note).
  */
 import type { SettingsStore } from "../config/settings-store.js";
-import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
+import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./store/session-errors.js";
 import type { SessionStore } from "./session-store.js";
-import type { Transcript } from "./transcript.js";
-import type { SessionRecord, SessionSnapshot } from "./types.js";
+import type { Transcript } from "./turns/transcript.js";
+import type { SessionRecord, SessionSnapshot } from "./store/types.js";
 
 export const MAX_CHAT_SYSTEM_PROMPT = 20_000;
 

@@ -12,29 +12,29 @@ import type { ModelInfoCache } from "../models/model-capabilities.js";
 import type { ChatEngine } from "../llm/chat-engine.js";
 import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
-import type { CommandRegistry } from "../plugins/command-registry.js";
-import type { HookRegistry } from "../plugins/hook-registry.js";
-import type { ToolRegistry } from "../plugins/tool-registry.js";
+import type { CommandRegistry } from "../plugins/registries/command-registry.js";
+import type { HookRegistry } from "../plugins/registries/hook-registry.js";
+import type { ToolRegistry } from "../plugins/registries/tool-registry.js";
 import type { SessionDetails, SessionListItem } from "../rpc/methods/sessions.js";
-import { BackgroundReview } from "./background-review.js";
-import { BackgroundWork } from "./background-work.js";
-import { BusyInput } from "./busy-input.js";
-import { commandTitle, runChatCommand } from "./chat-command.js";
-import { ChatFiles } from "./chat-files.js";
+import { BackgroundReview } from "./background/background-review.js";
+import { BackgroundWork } from "./background/background-work.js";
+import { BusyInput } from "./input/busy-input.js";
+import { commandTitle, runChatCommand } from "./input/chat-command.js";
+import { ChatFiles } from "./export/chat-files.js";
 import { MessageEdits } from "./message-edits.js";
 import { SessionOverrides } from "./session-overrides.js";
-import { snapshotOf } from "./session-snapshot.js";
-import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./session-errors.js";
-import { isArchivedVersion, isCommandExchange, isNotSent, isPending } from "./request-builder.js";
+import { snapshotOf } from "./store/session-snapshot.js";
+import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./store/session-errors.js";
+import { isArchivedVersion, isCommandExchange, isNotSent, isPending } from "./turns/request-builder.js";
 import type { SessionStore } from "./session-store.js";
-import { parseChatInput } from "./slash-command.js";
-import type { StoreHandle } from "./store-handle.js";
-import { Compactor } from "./compaction.js";
-import { checkImages } from "./image-attachments.js";
-import { ImageDescriber } from "./image-description.js";
-import { TitleGenerator } from "./title-generator.js";
-import { Transcript } from "./transcript.js";
-import { TurnRunner, turnRoutes } from "./turn-runner.js";
+import { parseChatInput } from "./input/slash-command.js";
+import type { StoreHandle } from "./recovery/store-handle.js";
+import { Compactor } from "./turns/compaction.js";
+import { checkImages } from "./input/image-attachments.js";
+import { ImageDescriber } from "./turns/image-description.js";
+import { TitleGenerator } from "./turns/title-generator.js";
+import { Transcript } from "./turns/transcript.js";
+import { TurnRunner, turnRoutes } from "./turns/turn-runner.js";
 import type { Route } from "../llm/route.js";
 import type { SideQuestionLeases } from "../plugins/capabilities/side-question-lease.js";
 import {
@@ -43,10 +43,10 @@ import {
   type MessageView,
   type SendResult,
   type TurnOrigin,
-} from "./turn-types.js";
-import type { SessionRecord, UsageRow } from "./types.js";
-import { isUsageCategory, usageEntry } from "./usage-ledger.js";
-import type { ExternalTools } from "./external-tools.js";
+} from "./turns/turn-types.js";
+import type { SessionRecord, UsageRow } from "./store/types.js";
+import { isUsageCategory, usageEntry } from "./store/usage-ledger.js";
+import type { ExternalTools } from "./turns/external-tools.js";
 
 export interface SessionServiceDeps {
   store: StoreHandle;

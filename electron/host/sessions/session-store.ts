@@ -1,8 +1,8 @@
-import { prewarmBtrees, searchPrewarmPlan } from "./search-prewarm.js";
-import type { SearchOptions } from "./session-search.js";
-import { SessionInputError } from "./session-errors.js";
+import { prewarmBtrees, searchPrewarmPlan } from "./search/search-prewarm.js";
+import type { SearchOptions } from "./search/session-search.js";
+import { SessionInputError } from "./store/session-errors.js";
 import { SessionStoreCore, type KeptIdentity, type SessionStoreOptions } from "./session-store-core.js";
-import { SessionStoreError } from "./session-store-error.js";
+import { SessionStoreError } from "./store/session-store-error.js";
 import type {
   SessionSnapshot,
   MessagePatch,
@@ -15,7 +15,7 @@ import type {
   TitleState,
   UsageEntry,
   UsageRow,
-} from "./types.js";
+} from "./store/types.js";
 
 export {
   DEFAULT_BUSY_TIMEOUT_MS,

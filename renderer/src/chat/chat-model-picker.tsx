@@ -5,11 +5,11 @@
  */
 import { Cpu } from "lucide-react";
 import { useEffect, useState } from "react";
-import { ModelCombobox } from "../settings/model-combobox.js";
-import { useTranscript } from "../stores/chat-context.js";
-import { selectProviderList } from "../stores/providers-store.js";
+import { ModelCombobox } from "../settings/models/model-combobox.js";
+import { useTranscript } from "../stores/chat/chat-context.js";
+import { selectProviderList } from "../stores/settings/providers-store.js";
 import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
-import { selectIsRunning } from "../stores/transcript-store.js";
+import { selectIsRunning } from "../stores/chat/transcript-store.js";
 import { Dialog } from "../ui/dialog.js";
 import { DialogForm } from "../ui/dialog-form.js";
 import { Field } from "../ui/field.js";

@@ -4,22 +4,22 @@
  */
 import { Cpu, MessageSquare } from "lucide-react";
 import { useDeferredValue, useEffect } from "react";
-import { useSessions, useTranscript } from "../stores/chat-context.js";
-import { selectCurrentMainModel } from "../stores/main-model-store.js";
-import { selectProviderList } from "../stores/providers-store.js";
-import { selectSelectedTitle } from "../stores/session-list-store.js";
+import { useSessions, useTranscript } from "../stores/chat/chat-context.js";
+import { selectCurrentMainModel } from "../stores/settings/main-model-store.js";
+import { selectProviderList } from "../stores/settings/providers-store.js";
+import { selectSelectedTitle } from "../stores/chat/session-list-store.js";
 import { useMainModel, useNavigation, useProviders } from "../stores/stores-context.js";
-import { selectIsRunning } from "../stores/transcript-store.js";
+import { selectIsRunning } from "../stores/chat/transcript-store.js";
 import { Button } from "../ui/button.js";
 import { EmptyState } from "../ui/empty-state.js";
 import { DismissibleAlert } from "../ui/inline-alert.js";
 import { ChatModelPicker } from "./chat-model-picker.js";
-import { Composer } from "./composer.js";
+import { Composer } from "./composer/composer.js";
 import { McpRequests } from "./mcp/mcp-requests.js";
 import { ExportMenu } from "./export-menu.js";
 import { SystemPromptButton } from "./system-prompt-button.js";
-import { ReplyAnnouncer } from "./reply-announcer.js";
-import { Transcript } from "./transcript.js";
+import { ReplyAnnouncer } from "./transcript/reply-announcer.js";
+import { Transcript } from "./transcript/transcript.js";
 import { UsagePopover } from "./usage-popover.js";
 
 export function ChatScreen() {

@@ -6,7 +6,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Download } from "lucide-react";
 import { useState } from "react";
 import { describeError } from "../api/rpc-error.js";
-import { useTranscript } from "../stores/chat-context.js";
+import { useTranscript } from "../stores/chat/chat-context.js";
 
 function saveFile(filename: string, mimeType: string, content: string): void {
   const url = URL.createObjectURL(new Blob([content], { type: mimeType }));

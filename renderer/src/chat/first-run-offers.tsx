@@ -5,7 +5,7 @@
  */
 import { Download } from "lucide-react";
 import { useEffect } from "react";
-import { LocalServersPanel } from "../settings/local-servers-panel.js";
+import { LocalServersPanel } from "../settings/providers/local-servers-panel.js";
 import { useNavigation, useSetup } from "../stores/stores-context.js";
 import { Button } from "../ui/button.js";
 

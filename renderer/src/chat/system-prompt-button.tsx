@@ -4,8 +4,8 @@
  */
 import { ScrollText } from "lucide-react";
 import { useState } from "react";
-import { useTranscript } from "../stores/chat-context.js";
-import { selectIsRunning } from "../stores/transcript-store.js";
+import { useTranscript } from "../stores/chat/chat-context.js";
+import { selectIsRunning } from "../stores/chat/transcript-store.js";
 import { Dialog } from "../ui/dialog.js";
 import { DialogForm } from "../ui/dialog-form.js";
 import { Field } from "../ui/field.js";

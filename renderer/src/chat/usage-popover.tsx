@@ -4,8 +4,8 @@
  */
 import { ChartColumn } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranscript } from "../stores/chat-context.js";
-import type { UsageRow } from "../stores/chat-model.js";
+import { useTranscript } from "../stores/chat/chat-context.js";
+import type { UsageRow } from "../stores/chat/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadingLine } from "../ui/spinner.js";
 

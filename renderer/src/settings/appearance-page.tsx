@@ -1,8 +1,8 @@
 /** Settings → Appearance: the Theme (`display.theme`: System, Light or Dark), saved at once. */
 import { useEffect, useState } from "react";
 import { describeError } from "../api/rpc-error.js";
-import { useChatSettings } from "../stores/chat-context.js";
-import type { Theme } from "../stores/chat-settings-store.js";
+import { useChatSettings } from "../stores/chat/chat-context.js";
+import type { Theme } from "../stores/chat/chat-settings-store.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadableView } from "../ui/loadable-view.js";
 import { SettingsPage } from "./settings-page.js";

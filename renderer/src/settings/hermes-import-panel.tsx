@@ -7,7 +7,7 @@
 import { ArchiveRestore, Download } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useSetup } from "../stores/stores-context.js";
-import type { ImportPreview } from "../stores/setup-store.js";
+import type { ImportPreview } from "../stores/settings/setup-store.js";
 import { Button } from "../ui/button.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 

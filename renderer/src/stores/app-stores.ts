@@ -6,27 +6,27 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
 import { connectPageFrame, type PageScope } from "../plugins/page-bridge.js";
-import { createActionItemsStore, type ActionItemsState } from "./action-items-store.js";
-import { createAuxiliaryStore, type AuxiliaryState } from "./auxiliary-store.js";
-import { createBackupsStore, type BackupsState } from "./backups-store.js";
-import { createModelSettingsStore, type ModelSettingsState } from "./model-settings-store.js";
+import { createActionItemsStore, type ActionItemsState } from "./chat/action-items-store.js";
+import { createAuxiliaryStore, type AuxiliaryState } from "./settings/auxiliary-store.js";
+import { createBackupsStore, type BackupsState } from "./settings/backups-store.js";
+import { createModelSettingsStore, type ModelSettingsState } from "./settings/model-settings-store.js";
 import {
   connectChatStores,
   createChatStores,
   type ChatStores,
   type ChatStoresOptions,
-} from "./chat-stores.js";
+} from "./chat/chat-stores.js";
 import { connectEventTopics } from "./event-topics.js";
 import { createHostStore, type HostState } from "./host-store.js";
-import { createMcpCatalogStore, type McpCatalogState } from "./mcp-catalog-store.js";
-import { createMcpRequestsStore, type McpRequestsState } from "./mcp-requests-store.js";
-import { createMcpServersStore, type McpServersState } from "./mcp-servers-store.js";
-import { connectMcpStores } from "./mcp-wiring.js";
-import { createMainModelStore, type MainModelState } from "./main-model-store.js";
+import { createMcpCatalogStore, type McpCatalogState } from "./mcp/mcp-catalog-store.js";
+import { createMcpRequestsStore, type McpRequestsState } from "./mcp/mcp-requests-store.js";
+import { createMcpServersStore, type McpServersState } from "./mcp/mcp-servers-store.js";
+import { connectMcpStores } from "./mcp/mcp-wiring.js";
+import { createMainModelStore, type MainModelState } from "./settings/main-model-store.js";
 import { createNavigationStore, type NavigationState } from "./navigation-store.js";
-import { createPluginsStore, type PluginsState } from "./plugins-store.js";
-import { createProvidersStore, type ProvidersState } from "./providers-store.js";
-import { createSetupStore, type SetupState } from "./setup-store.js";
+import { createPluginsStore, type PluginsState } from "./plugins/plugins-store.js";
+import { createProvidersStore, type ProvidersState } from "./settings/providers-store.js";
+import { createSetupStore, type SetupState } from "./settings/setup-store.js";
 
 export interface AppStores {
   host: StoreApi<HostState>;

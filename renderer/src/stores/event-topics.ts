@@ -6,8 +6,8 @@
  */
 import type { StoreApi } from "zustand/vanilla";
 import type { HermesClient } from "../api/client.js";
-import type { PluginsState } from "./plugins-store.js";
-import type { TranscriptState } from "./transcript-store.js";
+import type { PluginsState } from "./plugins/plugins-store.js";
+import type { TranscriptState } from "./chat/transcript-store.js";
 
 /** What decides the topics: the plugin list and the chat the window shows. */
 export interface TopicSources {

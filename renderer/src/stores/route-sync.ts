@@ -4,9 +4,9 @@
  */
 import type { StoreApi } from "zustand/vanilla";
 import { parseRouteFragment, routeFragment } from "./app-route.js";
-import type { LastChatMemory } from "./last-chat.js";
+import type { LastChatMemory } from "./chat/last-chat.js";
 import type { NavigationState } from "./navigation-store.js";
-import type { SessionsState } from "./session-list-store.js";
+import type { SessionsState } from "./chat/session-list-store.js";
 
 export interface RoutePlace {
   readonly location: { readonly hash: string; replace(url: string): void };

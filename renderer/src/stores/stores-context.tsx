@@ -2,17 +2,17 @@
 import { createContext, useContext, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { AppStores } from "./app-stores.js";
-import type { AuxiliaryState } from "./auxiliary-store.js";
-import type { BackupsState } from "./backups-store.js";
+import type { AuxiliaryState } from "./settings/auxiliary-store.js";
+import type { BackupsState } from "./settings/backups-store.js";
 import type { HostState } from "./host-store.js";
-import type { McpCatalogState } from "./mcp-catalog-store.js";
-import type { McpRequestsState } from "./mcp-requests-store.js";
-import type { McpServersState } from "./mcp-servers-store.js";
-import type { MainModelState } from "./main-model-store.js";
+import type { McpCatalogState } from "./mcp/mcp-catalog-store.js";
+import type { McpRequestsState } from "./mcp/mcp-requests-store.js";
+import type { McpServersState } from "./mcp/mcp-servers-store.js";
+import type { MainModelState } from "./settings/main-model-store.js";
 import type { NavigationState } from "./navigation-store.js";
-import type { PluginsState } from "./plugins-store.js";
-import type { ProvidersState } from "./providers-store.js";
-import type { SetupState } from "./setup-store.js";
+import type { PluginsState } from "./plugins/plugins-store.js";
+import type { ProvidersState } from "./settings/providers-store.js";
+import type { SetupState } from "./settings/setup-store.js";
 
 const StoresContext = createContext<AppStores | null>(null);
 

@@ -8,11 +8,11 @@ import { loginShellPath, mergePaths } from "../../../electron/host/mcp/shell-pat
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runToolCall } from "../../../electron/host/sessions/tool-dispatch.js";
-import { ToolRegistry } from "../../../electron/host/plugins/tool-registry.js";
-import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
+import { runToolCall } from "../../../electron/host/sessions/turns/tool-dispatch.js";
+import { ToolRegistry } from "../../../electron/host/plugins/registries/tool-registry.js";
+import { HookRegistry } from "../../../electron/host/plugins/registries/hook-registry.js";
 import { systemClock } from "../../../electron/host/clock.js";
-import type { ExternalTools } from "../../../electron/host/sessions/external-tools.js";
+import type { ExternalTools } from "../../../electron/host/sessions/turns/external-tools.js";
 
 describe("MCP names", () => {
   it("qualifies tool names as mcp__<id>__<tool> with [A-Za-z0-9_] only", () => {

@@ -8,7 +8,7 @@ import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { capabilitiesHash } from "../../../electron/host/plugins/capabilities.js";
+import { capabilitiesHash } from "../../../electron/host/plugins/capabilities/capabilities.js";
 import { tempHome } from "../support/temp-home.js";
 import { startSessionRig, type SessionRig } from "../sessions/support/session-rig.js";
 

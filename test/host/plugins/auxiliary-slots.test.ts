@@ -5,7 +5,7 @@
  * registry. The auxiliary hooks are watched from the host's hook registry.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
+import type { PluginManager } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { waitFor } from "../support/temp-home.js";
 import { loadCtxPlugin, startRig, type DrivenCtx, type Rig } from "./plugin-rig.js";
 

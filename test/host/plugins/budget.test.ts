@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../electron/host/clock.js";
-import { localDayKey } from "../../../electron/host/plugins/plugin-budget.js";
+import { localDayKey } from "../../../electron/host/plugins/budgets/plugin-budget.js";
 import { auditLines, loadCtxPlugin, startRig, type Rig } from "./plugin-rig.js";
 
 let rig: Rig;

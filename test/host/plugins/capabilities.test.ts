@@ -12,7 +12,7 @@ import {
   effectiveLlmPolicy,
   isCapabilityGranted,
   pendingCapabilities,
-} from "../../../electron/host/plugins/capabilities.js";
+} from "../../../electron/host/plugins/capabilities/capabilities.js";
 import {
   ConsentInputError,
   applyConsent,

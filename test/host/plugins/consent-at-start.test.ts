@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { capabilitiesHash } from "../../../electron/host/plugins/capabilities.js";
+import { capabilitiesHash } from "../../../electron/host/plugins/capabilities/capabilities.js";
 import type { PluginView } from "../../../electron/host/rpc/methods/plugins.js";
 import { startSessionRig, type SessionRig } from "../sessions/support/session-rig.js";
 import { tempHome, waitFor } from "../support/temp-home.js";

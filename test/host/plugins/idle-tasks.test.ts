@@ -17,7 +17,7 @@ import { IdleTaskScheduler } from "../../../electron/host/plugins/idle/idle-sche
 import { parseIdleTaskOptions } from "../../../electron/host/plugins/idle/idle-task-options.js";
 import { IdleTaskStatusFile } from "../../../electron/host/plugins/idle/idle-task-status.js";
 import { idleTaskViews } from "../../../electron/host/plugins/idle/idle-task-views.js";
-import type { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
+import type { PluginManager } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { waitFor } from "../support/temp-home.js";
 import { startRig, writePlugin, type Rig } from "./plugin-rig.js";
 

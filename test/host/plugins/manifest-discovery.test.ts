@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { discoverPlugins } from "../../../electron/host/plugins/discovery.js";
-import { parseManifest } from "../../../electron/host/plugins/manifest.js";
+import { discoverPlugins } from "../../../electron/host/plugins/catalog/discovery.js";
+import { parseManifest } from "../../../electron/host/plugins/catalog/manifest.js";
 import { tempHome } from "../support/temp-home.js";
 import { writePlugin } from "./plugin-rig.js";
 

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, type Clock, type TimerHandle } from "../../../electron/host/clock.js";
-import { HookRegistry } from "../../../electron/host/plugins/hook-registry.js";
-import type { PluginManager } from "../../../electron/host/plugins/plugin-manager.js";
+import { HookRegistry } from "../../../electron/host/plugins/registries/hook-registry.js";
+import type { PluginManager } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { waitFor } from "../support/temp-home.js";
 import { enable, loadCtxPlugin, startRig, writePlugin, type Rig } from "./plugin-rig.js";
 

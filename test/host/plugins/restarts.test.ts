@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PluginView } from "../../../electron/host/plugins/plugin-manager.js";
+import type { PluginView } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 import { tempHome, waitFor } from "../support/temp-home.js";
 import { writePlugin } from "./plugin-rig.js";

@@ -8,7 +8,7 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { capabilitiesHash } from "../../../electron/host/plugins/capabilities.js";
+import { capabilitiesHash } from "../../../electron/host/plugins/capabilities/capabilities.js";
 import { tempHome } from "../support/temp-home.js";
 import { startSessionRig, type SessionRig } from "../sessions/support/session-rig.js";
 

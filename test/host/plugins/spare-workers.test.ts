@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PluginView } from "../../../electron/host/plugins/plugin-manager.js";
+import type { PluginView } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/plugin-host-args.js";
 import {
   spawnNodePluginHost,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CompleteStructuredParams, InputBlock } from "../../../plugins/sdk/types.js";
-import { JSON_DIRECTIVE } from "../../../electron/host/plugins/structured-request.js";
-import { parseJsonReply } from "../../../electron/host/plugins/json-reply.js";
+import { JSON_DIRECTIVE } from "../../../electron/host/plugins/llm/structured-request.js";
+import { parseJsonReply } from "../../../electron/host/plugins/llm/json-reply.js";
 import { auditLines, startRig, type Rig } from "./plugin-rig.js";
 
 const ID = "shaper";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkLlmTrust } from "../../../electron/host/plugins/trust-gate.js";
+import { checkLlmTrust } from "../../../electron/host/plugins/llm/trust-gate.js";
 import type { CompleteParams } from "../../../plugins/sdk/types.js";
 import { OTHER_KEY, auditLines, startRig, type Rig } from "./plugin-rig.js";
 

@@ -17,7 +17,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../electron/host/clock.js";
 import type { PluginEntryDocument } from "../../../electron/host/config/config-schema.js";
-import { isCapabilityGranted } from "../../../electron/host/plugins/capabilities.js";
+import { isCapabilityGranted } from "../../../electron/host/plugins/capabilities/capabilities.js";
 import {
   SideQuestionLeases,
   type LeaseCapability,

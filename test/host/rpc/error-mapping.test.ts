@@ -9,8 +9,8 @@ import {
   SessionBusyError,
   SessionInputError,
   SessionNotFoundError,
-} from "../../../electron/host/sessions/session-errors.js";
-import { SessionStoreError } from "../../../electron/host/sessions/session-store-error.js";
+} from "../../../electron/host/sessions/store/session-errors.js";
+import { SessionStoreError } from "../../../electron/host/sessions/store/session-store-error.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 
 describe("mapServiceError: session errors", () => {

@@ -1,5 +1,5 @@
 // Types and JSON Schemas are written side by side for RPC params (electron/host/rpc/methods), the
-// settings document (config/config-schema.ts) and plugin.yaml (plugins/manifest.ts). Until one
+// settings document (config/config-schema.ts) and plugin.yaml (plugins/catalog/manifest.ts). Until one
 // is derived from the other, this test reads both with the TypeScript checker and fails on drift:
 // a property only one side has, or one that is required on one side and optional on the other,
 // at any depth where the schema names its properties.
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { settingsSchema } from "../../../electron/host/config/config-schema.js";
-import { manifestSchema } from "../../../electron/host/plugins/manifest.js";
+import { manifestSchema } from "../../../electron/host/plugins/catalog/manifest.js";
 import { methodTable } from "../../../electron/host/rpc/contract.js";
 
 type Schema = { [key: string]: unknown };
@@ -16,7 +16,7 @@ const probeFile = join(root, "test/host/rpc/__schema-drift-probe__.ts");
 const probeText = `
 import type { MethodName, ParamsOf } from "../../../electron/host/rpc/contract.js";
 import type { SettingsDocument } from "../../../electron/host/config/config-schema.js";
-import type { PluginManifest } from "../../../electron/host/plugins/manifest.js";
+import type { PluginManifest } from "../../../electron/host/plugins/catalog/manifest.js";
 export type Params = { [M in MethodName]: ParamsOf<M> };
 export type Settings = SettingsDocument;
 export type Manifest = PluginManifest;

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- RPC results and event payloads are read as plain JSON here. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { HookName } from "../../../electron/host/plugins/hook-types.js";
+import type { HookName } from "../../../electron/host/plugins/registries/hook-types.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig;

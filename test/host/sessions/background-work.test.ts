@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../electron/host/clock.js";
-import { BackgroundWork } from "../../../electron/host/sessions/background-work.js";
+import { BackgroundWork } from "../../../electron/host/sessions/background/background-work.js";
 
 /** A job that ends when `end()` is called; `cancel` records its reason and ends it. */
 function job(work: BackgroundWork, sessionId: string, kind: "fork" | "background_review" = "fork") {

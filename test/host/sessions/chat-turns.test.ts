@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { contentOf } from "../../../electron/host/sessions/message-chunks.js";
+import { contentOf } from "../../../electron/host/sessions/store/message-chunks.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig;
@@ -303,7 +303,7 @@ describe("a chat turn", () => {
 
 describe("title cleaning", () => {
   it("strips reasoning, quotes, labels and trailing punctuation, and bounds the length", async () => {
-    const { cleanTitle } = await import("../../../electron/host/sessions/title-generator.js");
+    const { cleanTitle } = await import("../../../electron/host/sessions/turns/title-generator.js");
     expect(cleanTitle('<think>long\nthoughts</think>\n"Trip to Rome!"')).toBe("Trip to Rome");
     expect(cleanTitle("Title: **Don't panic**.")).toBe("Don't panic");
     expect(cleanTitle("<reasoning>unfinished")).toBe("");

@@ -5,7 +5,7 @@
  * from the store or from search.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { estimateTokens, COMPACT_AT } from "../../../electron/host/sessions/compaction.js";
+import { estimateTokens, COMPACT_AT } from "../../../electron/host/sessions/turns/compaction.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 const WINDOW = 1_000;

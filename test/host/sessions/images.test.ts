@@ -5,7 +5,7 @@
  * sent in their place (marked on the message).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sniffImageType } from "../../../electron/host/sessions/image-attachments.js";
+import { sniffImageType } from "../../../electron/host/sessions/input/image-attachments.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 const PNG_1PX =

@@ -7,7 +7,7 @@
  * arrival order; a steer or redirect goes into it.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { INJECTED_TURN_WAIT_MS } from "../../../electron/host/sessions/injected-turn-wait.js";
+import { INJECTED_TURN_WAIT_MS } from "../../../electron/host/sessions/input/injected-turn-wait.js";
 import { backgroundJob } from "./support/background-job.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 

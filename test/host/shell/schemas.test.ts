@@ -3,7 +3,7 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { settingsSchema } from "../../../electron/host/config/config-schema.js";
-import { manifestSchema } from "../../../electron/host/plugins/manifest.js";
+import { manifestSchema } from "../../../electron/host/plugins/catalog/manifest.js";
 import { methodTable } from "../../../electron/host/rpc/contract.js";
 
 const strict = new Ajv({ strict: false, allErrors: true });

@@ -7,7 +7,7 @@
 import type { Clock } from "../../clock.js";
 import type { AgentLog } from "../../logging/agent-log.js";
 import type { PluginView } from "../../rpc/methods/plugins.js";
-import type { PluginSettingsAccess } from "../plugin-manager.js";
+import type { PluginSettingsAccess } from "../manager/plugin-manager.js";
 import { applyConsent, applyRevoke, validateGrant } from "./consent.js";
 
 export interface ConsentServiceDeps {

@@ -13,7 +13,7 @@ import {
   isCapabilityId,
   isOverrideCapability,
   readGranted,
-} from "../capabilities.js";
+} from "./capabilities.js";
 
 /** A consent answer or revoke the app cannot apply; the message says what to fix. */
 export class ConsentInputError extends Error {

@@ -1,6 +1,6 @@
 /**
  * What a fork needs of the agent loop (docs/contract.md §7.4), declared by the plugin runtime that
- * uses it. The loop is the chats' own (sessions/tool-loop.ts, sessions/tool-dispatch.ts): sessions
+ * uses it. The loop is the chats' own (sessions/turns/tool-loop.ts, sessions/turns/tool-dispatch.ts): sessions
  * stand above the plugin runtime, so createHost passes it in and the type-checker holds it to
  * these shapes. Likewise the session's background work, which a fork joins.
  */

@@ -2,7 +2,7 @@
  * `ctx.forkSession`'s arguments (docs/contract.md §7.4), checked before the token is looked at: a bad one is a
  * mistake in the plugin, so it throws PluginLlmInputError with what to fix and spends nothing.
  */
-import { PluginLlmInputError } from "../llm-errors.js";
+import { PluginLlmInputError } from "../llm/llm-errors.js";
 
 export const MAX_FORK_PROMPT_CHARS = 8192;
 export const MIN_FORK_ITERATIONS = 1;

@@ -13,8 +13,8 @@ import type { ChatBody, ChatMessage, ToolCall } from "../../llm/chat-request.js"
 import type { ChatEngine } from "../../llm/chat-engine.js";
 import type { Route } from "../../llm/route.js";
 import type { Usage } from "../../llm/usage.js";
-import type { HookRegistry } from "../hook-registry.js";
-import type { ToolRegistry } from "../tool-registry.js";
+import type { HookRegistry } from "../registries/hook-registry.js";
+import type { ToolRegistry } from "../registries/tool-registry.js";
 import type { ForkLoop, ForkLoopDriver, ForkToolRun } from "./fork-loop.js";
 
 export interface ForkRunDeps {

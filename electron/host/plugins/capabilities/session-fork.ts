@@ -17,7 +17,7 @@ import type { AgentLog } from "../../logging/agent-log.js";
 import { resolveAuxiliaryRoute } from "../../models/auxiliary-route.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
 import { contextWindowOf, type ModelInfoCache } from "../../models/model-capabilities.js";
-import type { PluginBudgets } from "../plugin-budget.js";
+import type { PluginBudgets } from "../budgets/plugin-budget.js";
 import type { ForkStart, ForkState } from "../runtime/boundary.js";
 import { parseForkArgs, type ForkArgs } from "./fork-options.js";
 import type { ForkBackgroundWork } from "./fork-loop.js";

@@ -18,9 +18,9 @@ import type { ChatBody } from "../../llm/chat-request.js";
 import type { Route } from "../../llm/route.js";
 import { emptyUsage, type Usage } from "../../llm/usage.js";
 import type { AgentLog } from "../../logging/agent-log.js";
-import type { HookRegistry } from "../hook-registry.js";
-import { PluginLlmInputError } from "../llm-errors.js";
-import type { PluginBudgets } from "../plugin-budget.js";
+import type { HookRegistry } from "../registries/hook-registry.js";
+import { PluginLlmInputError } from "../llm/llm-errors.js";
+import type { PluginBudgets } from "../budgets/plugin-budget.js";
 import { routeIdentity, sameRoute, type Lease, type SideQuestionLeases } from "./side-question-lease.js";
 
 export const MAX_PROMPT_CHARS = 4096;

@@ -6,12 +6,12 @@
  * deadline; what happened is kept in the plugin's data; nothing new starts once the host stops.
  * One timer, set for the earliest task that could be due, moved whenever activity changes.
  */
-import { pluginFaultAdvice } from "../plugin-fault-advice.js";
+import { pluginFaultAdvice } from "../runtime/plugin-fault-advice.js";
 import type { IdleTaskContext } from "../../../../plugins/sdk/types.js";
 import type { IdleActivity } from "../../activity-monitor.js";
 import type { Clock, TimerHandle } from "../../clock.js";
 import type { AgentLog } from "../../logging/agent-log.js";
-import { localDayKey } from "../plugin-budget.js";
+import { localDayKey } from "../budgets/plugin-budget.js";
 import type { IdleClaims } from "./idle-claims.js";
 import type { IdleTaskOptions } from "./idle-task-options.js";
 import { IdleTaskStatusFile, runsOn, type IdleRunStatus, type IdleTaskRecord } from "./idle-task-status.js";

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { pluginDataDir } from "../plugin-state.js";
+import { pluginDataDir } from "../manager/plugin-state.js";
 
 export const IDLE_STATUS_FILE = "idle-tasks.json";
 

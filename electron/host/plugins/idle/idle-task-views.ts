@@ -6,7 +6,7 @@
  */
 import type { PluginIdleTaskView } from "../../rpc/methods/plugins.js";
 import type { IdleTaskScheduler } from "./idle-scheduler.js";
-import { localDayKey } from "../plugin-budget.js";
+import { localDayKey } from "../budgets/plugin-budget.js";
 import { IdleTaskStatusFile, runsOn, type IdleTaskRecord } from "./idle-task-status.js";
 
 export function idleTaskViews(

@@ -6,7 +6,7 @@
  * `plugin_rpc_failed`. Each plugin runs at most `maxInFlight` handlers at once; up to `maxQueued`
  * more wait their turn in arrival order, and past that a call is refused with `plugin_busy`.
  */
-import { pluginFaultAdvice } from "../plugin-fault-advice.js";
+import { pluginFaultAdvice } from "../runtime/plugin-fault-advice.js";
 import { RpcError } from "../../rpc/errors.js";
 import { pluginIdPattern, pluginNameProblem, splitPluginMethod } from "../../rpc/plugin-names.js";
 import { isPlainObject, jsonProblem } from "./json-check.js";

@@ -4,19 +4,19 @@
  * calling one invokes the worker with the call's deadline (docs/contract.md §5.4: hooks 30 s, commands and
  * tools 120 s); a throw in the plugin comes back as a PluginHandlerError naming it.
  */
-import { pluginFaultAdvice } from "../plugin-fault-advice.js";
+import { pluginFaultAdvice } from "./plugin-fault-advice.js";
 import { Ajv } from "ajv";
 import type { LogFields, PluginLlm } from "../../../../plugins/sdk/types.js";
 import type { AgentLog } from "../../logging/agent-log.js";
 import type { AuxiliaryTaskRegistry } from "../../models/auxiliary-tasks.js";
-import type { CommandRegistry } from "../command-registry.js";
-import type { HookRegistry } from "../hook-registry.js";
-import { isHookName } from "../hook-types.js";
+import type { CommandRegistry } from "../registries/command-registry.js";
+import type { HookRegistry } from "../registries/hook-registry.js";
+import { isHookName } from "../registries/hook-types.js";
 import type { IdleTaskScheduler } from "../idle/idle-scheduler.js";
 import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-options.js";
-import { injectMessageProblem, PluginInjectError } from "../inject-message.js";
-import type { FilePluginState } from "../plugin-state.js";
-import type { ToolRegistry } from "../tool-registry.js";
+import { injectMessageProblem, PluginInjectError } from "../manager/inject-message.js";
+import type { FilePluginState } from "../manager/plugin-state.js";
+import type { ToolRegistry } from "../registries/tool-registry.js";
 import { emitProblem, PluginEventError } from "../pages/plugin-event-checks.js";
 import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { CtxCalls, ForkStart, ForkState } from "./boundary.js";

@@ -28,9 +28,9 @@ import { idleTaskNameProblem, parseIdleTaskOptions } from "../idle/idle-task-opt
 import { pluginNameProblem } from "../../rpc/plugin-names.js";
 import { emitProblem, PluginEventError } from "../pages/plugin-event-checks.js";
 import { createRedactor } from "../../secrets/redaction.js";
-import { hookNames, isHookName } from "../hook-types.js";
-import { injectMessageProblem, PluginInjectError } from "../inject-message.js";
-import { assertJson } from "../plugin-state.js";
+import { hookNames, isHookName } from "../registries/hook-types.js";
+import { injectMessageProblem, PluginInjectError } from "../manager/inject-message.js";
+import { assertJson } from "../manager/plugin-state.js";
 import type { CtxCalls, Mirror, PluginCalls, ResultFrame, SyncCtxMethod, WorkerInit } from "./boundary.js";
 import type { Endpoint } from "./endpoint.js";
 import { createWorkerForks, type WorkerForks } from "./worker-fork.js";

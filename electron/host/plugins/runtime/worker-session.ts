@@ -3,7 +3,7 @@
  * heartbeat, its memory, and how it ended. Once ended, every pending and later call fails with
  * `plugin_unresponsive`, and nothing the old worker sends is accepted any more.
  */
-import { pluginFaultAdvice } from "../plugin-fault-advice.js";
+import { pluginFaultAdvice } from "./plugin-fault-advice.js";
 import type { Clock, TimerHandle } from "../../clock.js";
 import type { CtxCalls, Frame, Mirror, PluginCalls } from "./boundary.js";
 import { Endpoint, type HandlerTable } from "./endpoint.js";

@@ -1,5 +1,5 @@
 /**
- * The session store's automatic backups (sessions/store-backups.ts): daily and before every schema
+ * The session store's automatic backups (sessions/recovery/store-backups.ts): daily and before every schema
  * migration, the newest 7 kept in `<data home>/backups/`. Settings → General lists and restores them.
  */
 import { method, noParams, type EmptyParams } from "../define.js";

@@ -7,7 +7,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useShallow } from "zustand/react/shallow";
 import type { McpResourceTemplateView, McpResourceView } from "../../../../electron/host/rpc/methods/mcp.js";
 import { describeError } from "../../api/rpc-error.js";
-import { selectMcpServers } from "../../stores/mcp-servers-store.js";
+import { selectMcpServers } from "../../stores/mcp/mcp-servers-store.js";
 import { useMcpCatalog, useMcpServers } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
 import { Dialog } from "../../ui/dialog.js";

@@ -5,7 +5,7 @@
  * they come; each card's buttons are in the tab order after the transcript.
  */
 import { useShallow } from "zustand/react/shallow";
-import { useTranscript } from "../../stores/chat-context.js";
+import { useTranscript } from "../../stores/chat/chat-context.js";
 import { useMcpRequests } from "../../stores/stores-context.js";
 import { ApprovalCard } from "./approval-card.js";
 import { ElicitationCard } from "./elicitation-card.js";

@@ -5,8 +5,8 @@
 import { useEffect, useMemo } from "react";
 import { useShallow } from "zustand/react/shallow";
 import type { McpPromptView } from "../../../../electron/host/rpc/methods/mcp.js";
-import { selectMcpServers } from "../../stores/mcp-servers-store.js";
-import type { SlashCommand } from "../../stores/composer-store.js";
+import { selectMcpServers } from "../../stores/mcp/mcp-servers-store.js";
+import type { SlashCommand } from "../../stores/chat/composer-store.js";
 import { useMcpCatalog, useMcpServers } from "../../stores/stores-context.js";
 
 export interface McpPromptCommand extends SlashCommand {

@@ -8,7 +8,7 @@ import type { AuxiliaryTaskRow } from "../../../../electron/host/rpc/methods/mod
 import type { ProviderView } from "../../../../electron/host/rpc/methods/providers.js";
 import { describeError } from "../../api/rpc-error.js";
 import { Button } from "../../ui/button.js";
-import { refocusIfLost } from "../../ui/focus-rescue.js";
+import { refocusIfLost } from "../../app/focus-rescue.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { useAuxiliary } from "../../stores/stores-context.js";
 import { chainInWords, isPinnedRow, routeInWords } from "./route-words.js";

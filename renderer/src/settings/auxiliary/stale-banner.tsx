@@ -7,10 +7,10 @@ import { RotateCcw } from "lucide-react";
 import { useState } from "react";
 import type { AuxiliaryTaskRow } from "../../../../electron/host/rpc/methods/model.js";
 import { describeError } from "../../api/rpc-error.js";
-import { selectProviderList } from "../../stores/providers-store.js";
+import { selectProviderList } from "../../stores/settings/providers-store.js";
 import { useAuxiliary, useProviders } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
-import { refocusIfLost } from "../../ui/focus-rescue.js";
+import { refocusIfLost } from "../../app/focus-rescue.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { staleBannerText } from "./route-words.js";
 

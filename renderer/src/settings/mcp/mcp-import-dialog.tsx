@@ -4,7 +4,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { describeError } from "../../api/rpc-error.js";
-import type { McpImportResult } from "../../stores/mcp-servers-store.js";
+import type { McpImportResult } from "../../stores/mcp/mcp-servers-store.js";
 import { useMcpServers } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
 import { Dialog } from "../../ui/dialog.js";

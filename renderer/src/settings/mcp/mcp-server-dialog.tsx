@@ -1,7 +1,7 @@
 /** Add MCP server / Edit <id>: the form in a dialog that can't be closed mid-save. */
 import { useState } from "react";
 import { useMcpServers } from "../../stores/stores-context.js";
-import { selectMcpServers } from "../../stores/mcp-servers-store.js";
+import { selectMcpServers } from "../../stores/mcp/mcp-servers-store.js";
 import { Dialog } from "../../ui/dialog.js";
 import { McpServerForm } from "./mcp-server-form.js";
 

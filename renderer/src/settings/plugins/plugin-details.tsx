@@ -4,10 +4,10 @@
  * obeys), and the consent screen again for the others (Review when pending, Grant… when declined).
  */
 import type { PluginCommandView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
-import { revokeKey } from "../../stores/plugin-consent-slice.js";
+import { revokeKey } from "../../stores/plugins/plugin-consent-slice.js";
 import { usePlugins } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
-import { refocusIfLost } from "../../ui/focus-rescue.js";
+import { refocusIfLost } from "../../app/focus-rescue.js";
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { describeCapability } from "./capability-text.js";
 

@@ -5,7 +5,7 @@ import type { PluginView } from "../../../../electron/host/rpc/methods/plugins.j
 import { InlineAlert } from "../../ui/inline-alert.js";
 import { Switch } from "../../ui/switch.js";
 import { usePlugins } from "../../stores/stores-context.js";
-import { selectCommandsOf } from "../../stores/plugins-store.js";
+import { selectCommandsOf } from "../../stores/plugins/plugins-store.js";
 import { PluginCapabilities, PluginCommands } from "./plugin-details.js";
 import { PluginIdleTasks } from "./plugin-idle-tasks.js";
 import { PluginRuntime } from "./plugin-runtime.js";

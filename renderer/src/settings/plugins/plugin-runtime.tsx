@@ -6,7 +6,7 @@
 import { RotateCcw } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { PluginRuntimeView, PluginView } from "../../../../electron/host/rpc/methods/plugins.js";
-import { limitRules, limitsIntentKey } from "../../stores/plugin-runtime-slice.js";
+import { limitRules, limitsIntentKey } from "../../stores/plugins/plugin-runtime-slice.js";
 import { usePlugins } from "../../stores/stores-context.js";
 import { Button } from "../../ui/button.js";
 import { InlineAlert } from "../../ui/inline-alert.js";

@@ -3,16 +3,20 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
-import { MIGRATIONS, LATEST_SCHEMA_VERSION, migrate } from "../../../../electron/host/sessions/migrations.js";
-import { messageKey } from "../../../../electron/host/sessions/message-key.js";
-import { SessionStoreError } from "../../../../electron/host/sessions/session-store-error.js";
+import {
+  MIGRATIONS,
+  LATEST_SCHEMA_VERSION,
+  migrate,
+} from "../../../../electron/host/sessions/store/migrations.js";
+import { messageKey } from "../../../../electron/host/sessions/store/message-key.js";
+import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
 import {
   BACKUP_INTERVAL_MS,
   BACKUPS_KEPT,
   BackupNotFoundError,
   StoreBackups,
-} from "../../../../electron/host/sessions/store-backups.js";
-import { StoreHandle } from "../../../../electron/host/sessions/store-handle.js";
+} from "../../../../electron/host/sessions/recovery/store-backups.js";
+import { StoreHandle } from "../../../../electron/host/sessions/recovery/store-handle.js";
 import { snapshot, tempDir } from "./store-fixtures.js";
 
 const handles: StoreHandle[] = [];

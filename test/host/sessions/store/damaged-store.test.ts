@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
-import { StoreHandle } from "../../../../electron/host/sessions/store-handle.js";
+import { StoreHandle } from "../../../../electron/host/sessions/recovery/store-handle.js";
 import {
   DEFAULT_INTEGRITY_CHECK_MAX_BYTES,
   findStoreDamage,
   findStoreDamageOffThread,
-} from "../../../../electron/host/sessions/store-damage.js";
+} from "../../../../electron/host/sessions/recovery/store-damage.js";
 import { snapshot, tempDir } from "./store-fixtures.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 

@@ -13,9 +13,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
-import { SessionStoreError } from "../../../../electron/host/sessions/session-store-error.js";
-import { DEFAULT_INTEGRITY_CHECK_MAX_BYTES } from "../../../../electron/host/sessions/store-damage.js";
-import { StoreHandle } from "../../../../electron/host/sessions/store-handle.js";
+import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
+import { DEFAULT_INTEGRITY_CHECK_MAX_BYTES } from "../../../../electron/host/sessions/recovery/store-damage.js";
+import { StoreHandle } from "../../../../electron/host/sessions/recovery/store-handle.js";
 import { snapshot, tempDir } from "./store-fixtures.js";
 
 const STRESS = process.env.HERMES_STRESS === "1";

@@ -1,7 +1,10 @@
 // Snippets skip the Markdown rules whose characters a message lacks; skipping must never change
 // the text a snippet shows.
 import { describe, expect, it } from "vitest";
-import { MARKDOWN_RULES, markdownToPlainText } from "../../../../electron/host/sessions/markdown-plain.js";
+import {
+  MARKDOWN_RULES,
+  markdownToPlainText,
+} from "../../../../electron/host/sessions/store/markdown-plain.js";
 import { seededRandom } from "../../../fixtures/seeded-random.js";
 
 function everyRule(markdown: string): string {

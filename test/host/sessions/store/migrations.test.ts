@@ -3,8 +3,12 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "../../../../electron/host/sessions/migrations.js";
-import { SessionStoreError } from "../../../../electron/host/sessions/session-store-error.js";
+import {
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  migrate,
+} from "../../../../electron/host/sessions/store/migrations.js";
+import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 import { openStore, snapshot, tempDir } from "./store-fixtures.js";
 

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SessionStoreError } from "../../../../electron/host/sessions/session-store-error.js";
+import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 
 const input = (sessionId: string, content: string) =>

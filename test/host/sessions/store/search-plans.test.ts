@@ -3,7 +3,7 @@
 // old chat that was resumed). Whatever the path, the answer must be the brute-force one.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SessionSearch } from "../../../../electron/host/sessions/session-search.js";
+import { SessionSearch } from "../../../../electron/host/sessions/search/session-search.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 import { seededRandom } from "../../../fixtures/seeded-random.js";
 

@@ -7,7 +7,10 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
-import { prewarmBtrees, searchPrewarmPlan } from "../../../../electron/host/sessions/search-prewarm.js";
+import {
+  prewarmBtrees,
+  searchPrewarmPlan,
+} from "../../../../electron/host/sessions/search/search-prewarm.js";
 import { seededRandom } from "../../../fixtures/seeded-random.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SessionInputError } from "../../../../electron/host/sessions/session-errors.js";
-import { SessionStoreError } from "../../../../electron/host/sessions/session-store-error.js";
+import { SessionInputError } from "../../../../electron/host/sessions/store/session-errors.js";
+import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 
 describe("SessionStore sessions", () => {

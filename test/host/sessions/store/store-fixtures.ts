@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach } from "vitest";
 import { ManualClock } from "../../../../electron/host/clock.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
-import type { SessionSnapshot } from "../../../../electron/host/sessions/types.js";
+import type { SessionSnapshot } from "../../../../electron/host/sessions/store/types.js";
 
 export const snapshot: SessionSnapshot = {
   mainRoute: { provider: "fake", model: "fake-model-1" },

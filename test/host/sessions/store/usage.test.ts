@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SessionInputError } from "../../../../electron/host/sessions/session-errors.js";
-import type { UsageEntry } from "../../../../electron/host/sessions/types.js";
+import { SessionInputError } from "../../../../electron/host/sessions/store/session-errors.js";
+import type { UsageEntry } from "../../../../electron/host/sessions/store/types.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 
 const entry = (over: Partial<UsageEntry>): UsageEntry => ({

@@ -12,7 +12,7 @@ import path from "node:path";
 import { ManualClock, systemClock } from "../../../../electron/host/clock.js";
 import type { SettingsDocument } from "../../../../electron/host/config/config-schema.js";
 import { createHost, type Host, type PluginTimings } from "../../../../electron/host/create-host.js";
-import { capabilitiesHash } from "../../../../electron/host/plugins/capabilities.js";
+import { capabilitiesHash } from "../../../../electron/host/plugins/capabilities/capabilities.js";
 import { createKeytarVault } from "../../../../electron/host/secrets/vault.js";
 import {
   startFakeProvider,
