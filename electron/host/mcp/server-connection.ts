@@ -366,7 +366,14 @@ function processOf(transport: Transport): ChildProcess | null {
 
 const lastChild = new WeakMap<Transport, ChildProcess>();
 
-/** The SSE stream's GET carries the same headers as the POSTs. */
+/**
+ * The SSE stream's GET carries the same headers as the POSTs. The transport hands a `Headers`
+ * (with the bearer token and Accept), whose entries a spread would drop: merged entry by entry.
+ */
 function withHeaders(headers: Record<string, string>): typeof fetch {
-  return (input, init) => fetch(input, { ...init, headers: { ...headers, ...(init?.headers as object) } });
+  return (input, init) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
+    return fetch(input, { ...init, headers: merged });
+  };
 }
