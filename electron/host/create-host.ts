@@ -118,8 +118,8 @@ export interface HostOptions {
   openExternal?: (url: string) => Promise<void>;
   /** How long MCP servers wait for a window to say it is interactive (tests shorten it). */
   interactiveFallbackMs?: number;
-  /** MCP servers: a fixed PATH lookup and short restart delays, for tests. */
-  mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number };
+  /** MCP servers: a fixed PATH lookup, short restart delays and a short sign-in timeout, for tests. */
+  mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number; signInTimeoutMs?: number };
 }
 
 export interface PluginTimings {

@@ -34,9 +34,10 @@ export interface McpHostDeps {
   bill: (sessionId: string, category: string, usage: Usage) => void;
   /** Opens an OAuth sign-in's authorization URL in the system browser (desktop); web mode shows it. */
   openExternal?: (url: string) => Promise<void>;
-  /** Tests: a fixed PATH lookup and short restart delays. */
+  /** Tests: a fixed PATH lookup, short restart delays and a short sign-in timeout. */
   pathValue?: () => Promise<string>;
   backoffStartMs?: number;
+  signInTimeoutMs?: number;
 }
 
 export interface McpHost {
@@ -70,6 +71,7 @@ export function createMcpHost(deps: McpHostDeps): McpHost {
     restart: (id) => manager.restart(id),
     onChange: () => deps.events.emit("mcp.changed", null, {}),
     redact: deps.redact,
+    ...(deps.signInTimeoutMs !== undefined ? { signInTimeoutMs: deps.signInTimeoutMs } : {}),
   });
   const manager: McpManager = new McpManager({
     home: deps.home,

@@ -4,16 +4,21 @@
  * in memory. Two kinds:
  * - a sign-in's provider: registers the app dynamically when it has no client, and hands the
  *   authorization URL to the sign-in (which opens the system browser or shows the link);
- * - a running connection's provider: sends the stored token, refreshes it when the server
- *   refuses it as expired, and never registers a client or opens a browser — when the tokens are
- *   refused for good it reports that the server needs sign-in.
+ * - a running connection's provider: sends the stored token, refreshed shortly before it expires
+ *   (oauth-refresh.ts) or when the server refuses it, and never registers a client or opens a
+ *   browser — when the tokens are refused for good it reports that the server needs sign-in.
  */
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  auth,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { freshTokens, TokenRefreshError, type RefreshState } from "./oauth-refresh.js";
 import type { OAuthStore } from "./oauth-store.js";
 import type { McpOAuthSettings } from "./server-config.js";
 
@@ -30,17 +35,49 @@ export interface SignInHooks {
 
 export interface ProviderDeps {
   serverId: string;
+  serverUrl: string;
   settings: McpOAuthSettings;
   store: OAuthStore;
   /** The server's discovery, kept across providers of the same server while the app runs. */
   discovery: { state?: OAuthDiscoveryState };
+  /** The server's token refresh in flight and its last failure, likewise. */
+  refresh: RefreshState;
 }
 
 /** A running connection's provider (see the file comment). */
 export function connectionProvider(deps: ProviderDeps, onSignInNeeded: () => void): OAuthClientProvider {
+  const { serverId, serverUrl, store } = deps;
+  // What `auth()` refreshes with: the stored tokens as they are, and no sign-in to start.
+  const refresher: OAuthClientProvider = {
+    ...withoutBrowser(deps),
+    redirectToAuthorization: () => undefined,
+  };
+  return {
+    ...withoutBrowser(deps),
+    tokens: () =>
+      freshTokens({
+        serverId,
+        store,
+        state: deps.refresh,
+        refresh: (fetchFn) => auth(refresher, { serverUrl, fetchFn }),
+        onSignInNeeded,
+      }),
+    // The server refused the token and `auth()` could not renew it. With the refresh token still
+    // stored, the refresh failed on the way (the network, a 5xx): not a reason to sign in again.
+    redirectToAuthorization: async () => {
+      if ((await store.tokens(serverId))?.refresh_token) {
+        throw new TokenRefreshError(
+          `the sign-in to MCP server '${serverId}' could not be renewed (the authorization server did not answer); the next call tries again`,
+        );
+      }
+      onSignInNeeded();
+    },
+  };
+}
+
+function withoutBrowser(deps: ProviderDeps): Omit<OAuthClientProvider, "redirectToAuthorization"> {
   return {
     ...common(deps, NO_REDIRECT),
-    redirectToAuthorization: () => onSignInNeeded(),
     saveCodeVerifier: () => undefined,
     codeVerifier: () => {
       throw new Error("no sign-in is in progress");

@@ -16,6 +16,7 @@ import type { McpOAuthView } from "../rpc/methods/mcp.js";
 import { KeychainUnavailableError } from "../secrets/errors.js";
 import { listenForCallback, type LoopbackCallback } from "./oauth-callback.js";
 import { connectionProvider, signInProvider, type ProviderDeps } from "./oauth-provider.js";
+import type { RefreshState } from "./oauth-refresh.js";
 import type { OAuthStore } from "./oauth-store.js";
 import type { McpServerConfig } from "./server-config.js";
 
@@ -46,6 +47,7 @@ export class McpOAuth {
   /** Servers whose stored tokens were refused for good (the refresh too). */
   private readonly refused = new Set<string>();
   private readonly discovery = new Map<string, { state?: OAuthDiscoveryState }>();
+  private readonly refreshes = new Map<string, RefreshState>();
 
   constructor(private readonly deps: McpOAuthDeps) {}
 
@@ -149,6 +151,7 @@ export class McpOAuth {
     await this.deps.store.deleteTokens(config.id);
     await this.deps.store.deleteClientInformation(config.id);
     this.discovery.delete(config.id);
+    this.refreshes.delete(config.id);
     this.deps.onChange(config.id);
     await this.deps.restart(config.id);
   }
@@ -159,6 +162,7 @@ export class McpOAuth {
     this.failures.delete(id);
     this.refused.delete(id);
     this.discovery.delete(id);
+    this.refreshes.delete(id);
   }
 
   close(): void {
@@ -183,12 +187,11 @@ export class McpOAuth {
         attempt.callback.close("signed in without the browser");
         return await this.succeeded(id, attempt);
       }
+      const timeoutMs = this.deps.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS;
       timer = setTimeout(
         () =>
-          attempt.callback.close(
-            `no answer from the browser within ${Math.round((this.deps.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS) / 60_000)} minutes; sign in again`,
-          ),
-        this.deps.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS,
+          attempt.callback.close(`no answer from the browser within ${duration(timeoutMs)}; sign in again`),
+        timeoutMs,
       );
       timer.unref?.();
       const answer = await attempt.callback.answer;
@@ -252,7 +255,16 @@ export class McpOAuth {
   private providerDeps(config: McpServerConfig): ProviderDeps {
     let discovery = this.discovery.get(config.id);
     if (!discovery) this.discovery.set(config.id, (discovery = {}));
-    return { serverId: config.id, settings: config.oauth!, store: this.deps.store, discovery };
+    let refresh = this.refreshes.get(config.id);
+    if (!refresh) this.refreshes.set(config.id, (refresh = {}));
+    return {
+      serverId: config.id,
+      serverUrl: config.url!,
+      settings: config.oauth!,
+      store: this.deps.store,
+      discovery,
+      refresh,
+    };
   }
 
   /** A failure in words, redacted (a raw body from the authorization server could echo a token). */
@@ -271,6 +283,13 @@ export class McpOAuth {
     const line = this.deps.redact(text).replace(/\s+/g, " ").trim();
     return line.length > 300 ? `${line.slice(0, 300)}…` : line;
   }
+}
+
+/** "5 minutes", "1 minute", "2 seconds". */
+function duration(ms: number): string {
+  const [amount, unit] =
+    ms >= 60_000 ? [Math.round(ms / 60_000), "minute"] : [Math.round(ms / 1000), "second"];
+  return `${amount} ${unit}${amount === 1 ? "" : "s"}`;
 }
 
 /** A failure whose message is already the reason shown to the person. */

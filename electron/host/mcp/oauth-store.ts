@@ -20,6 +20,15 @@ interface TokenMeta {
   issuer?: string;
   /** Epoch ms when the access token expires, from `expires_in` at the moment it was saved. */
   expires_at?: number;
+  /** Epoch ms when it was saved: with `expires_at`, the token's lifetime (oauth-refresh.ts). */
+  issued_at?: number;
+}
+
+/** The stored tokens with their expiry as epoch ms (absent when the server gave no `expires_in`). */
+export interface StoredTokens {
+  tokens: OAuthTokens;
+  expiresAt?: number;
+  issuedAt?: number;
 }
 
 export class OAuthStore {
@@ -30,20 +39,30 @@ export class OAuthStore {
 
   /** The stored tokens (`expires_in` as what is left of it), or undefined when signed out. */
   async tokens(id: string): Promise<OAuthTokens | undefined> {
+    return (await this.storedTokens(id))?.tokens;
+  }
+
+  /** The stored tokens with their expiry, or undefined when signed out. */
+  async storedTokens(id: string): Promise<StoredTokens | undefined> {
     const access = await this.secrets.get(id, "oauth", ACCESS);
     if (access === null) return undefined;
     const meta = parseJson<TokenMeta>(await this.secrets.get(id, "oauth", TOKEN_META)) ?? {
       token_type: "Bearer",
     };
     const refresh = await this.secrets.get(id, "oauth", REFRESH);
-    const { expires_at, ...rest } = meta;
-    return {
+    const { expires_at, issued_at, ...rest } = meta;
+    const tokens: OAuthTokens = {
       ...rest,
       access_token: access,
       ...(refresh !== null ? { refresh_token: refresh } : {}),
       ...(expires_at !== undefined
         ? { expires_in: Math.max(0, Math.floor((expires_at - this.now()) / 1000)) }
         : {}),
+    };
+    return {
+      tokens,
+      ...(expires_at !== undefined ? { expiresAt: expires_at } : {}),
+      ...(issued_at !== undefined ? { issuedAt: issued_at } : {}),
     };
   }
 
@@ -53,11 +72,14 @@ export class OAuthStore {
 
   /** Stores a token response; a refresh that brings no new refresh token keeps the old one. */
   async saveTokens(id: string, tokens: OAuthTokens): Promise<void> {
+    const now = this.now();
     const meta: TokenMeta = {
       token_type: tokens.token_type,
       ...(tokens.scope ? { scope: tokens.scope } : {}),
       ...(typeof tokens.issuer === "string" ? { issuer: tokens.issuer } : {}),
-      ...(tokens.expires_in !== undefined ? { expires_at: this.now() + tokens.expires_in * 1000 } : {}),
+      ...(tokens.expires_in !== undefined
+        ? { expires_at: now + tokens.expires_in * 1000, issued_at: now }
+        : {}),
     };
     // The refresh token first: a keychain that fails half-way leaves the old access token, not a
     // new access token paired with a refresh token of another grant.

@@ -23,8 +23,10 @@ afterAll(async () => {
   await fixture?.stop();
 });
 
-const run = (name: string, args: unknown = {}) =>
-  rig.host.mcp.chatTools.run(
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const run = (name: string, args: unknown = {}, on: McpRig = rig) =>
+  on.host.mcp.chatTools.run(
     {
       id: `c_${Math.random().toString(36).slice(2)}`,
       type: "function",
@@ -33,10 +35,10 @@ const run = (name: string, args: unknown = {}) =>
     { sessionId: "s1", gatewaySessionKey: "test", signal: new AbortController().signal },
   );
 
-const waitOAuth = (id: string, state: string) =>
+const waitOAuth = (id: string, state: string, on: McpRig = rig) =>
   waitFor(
     async () => {
-      const server = await rig.server(id);
+      const server = await on.server(id);
       return server?.oauth?.state === state ? server : null;
     },
     20_000,
@@ -115,23 +117,59 @@ describe("OAuth sign-in for an HTTP MCP server", () => {
     await expect(fetch(page.redirect)).rejects.toThrow();
   });
 
-  it("an expired access token is refreshed on the next call, without the person", async () => {
+  it("an expired access token is refreshed before the next call: the server never refuses it first", async () => {
     const before = (await stored("guarded"))["access_token"];
-    await new Promise((r) => setTimeout(r, 2_200)); // the fixture's 2 s token expires
+    const meta = JSON.parse((await stored("guarded"))["tokens"]!);
+    expect(meta.expires_at - meta.issued_at).toBe(2_000); // the expiry is kept with the tokens
+    await sleep(2_200); // the fixture's 2 s token expires
+    const stats = await fixture.stats();
     const result = await run("mcp__guarded__whoami");
     expect(result).toMatchObject({ status: "ok" });
     expect(result.content).toMatch(/^signed in as client /);
-    expect((await fixture.stats()).refreshes).toBeGreaterThanOrEqual(1);
+    const later = await fixture.stats();
+    expect(later.refreshes).toBe(stats.refreshes + 1);
+    expect(later.unauthorized).toBe(stats.unauthorized); // no 401 round trip
     const after = await stored("guarded");
     expect(after["access_token"]).not.toBe(before);
     expect((await rig.server("guarded")).oauth).toEqual({ state: "signed_in" });
     await expectNowhereButKeychain([after["access_token"]!, after["refresh_token"]!]);
   });
 
+  it("a refresh that fails on the network: a clear error, still signed in, the next call renews", async () => {
+    await fixture.control({ tokenDrop: true });
+    await sleep(2_200);
+    const stats = await fixture.stats();
+    const failed = await run("mcp__guarded__whoami");
+    expect(failed.status).toBe("error");
+    expect(failed.content).toMatch(
+      /the sign-in to MCP server 'guarded' expired and could not be renewed \(http:\/\/127\.0\.0\.1:\d+\/token: \w+\); the next call tries again/,
+    );
+    const afterFailure = await fixture.stats();
+    // One attempt (fetch sends a POST once more when a reused socket drops before any answer).
+    expect(afterFailure.dropped - stats.dropped).toBeGreaterThanOrEqual(1);
+    expect(afterFailure.dropped - stats.dropped).toBeLessThanOrEqual(2);
+    expect(afterFailure.unauthorized).toBe(stats.unauthorized);
+    const server = await rig.server("guarded");
+    expect(server.oauth).toEqual({ state: "signed_in" });
+    expect(server.status).toBe("ready");
+    expect((await stored("guarded"))["refresh_token"]).toBeTruthy();
+    await sleep(500); // nothing retries behind the person's back
+    expect((await fixture.stats()).dropped).toBe(afterFailure.dropped);
+
+    await fixture.control({ tokenDrop: false });
+    const result = await run("mcp__guarded__whoami");
+    expect(result).toMatchObject({ status: "ok" });
+    const later = await fixture.stats();
+    expect(later.refreshes).toBe(stats.refreshes + 1);
+    expect(later.unauthorized).toBe(stats.unauthorized);
+  });
+
   it("a refused refresh ends at Needs sign-in: the call says so and the tokens are gone", async () => {
     await fixture.control({ refresh: "refuse" });
-    await new Promise((r) => setTimeout(r, 2_200));
+    await sleep(2_200);
+    const refused = (await fixture.stats()).refused;
     const result = await run("mcp__guarded__whoami");
+    expect((await fixture.stats()).refused).toBe(refused + 1);
     expect(result.status).toBe("error");
     expect(result.content).toMatch(/needs sign-in.*Settings → MCP/);
     const server = await waitOAuth("guarded", "signed_out");
@@ -205,6 +243,28 @@ describe("OAuth sign-in for an HTTP MCP server", () => {
     }
   });
 
+  it("a sign-in the browser never answers times out: failed with the reason, the port closed, Sign in again works", async () => {
+    const short = await startMcpRig({ backoffStartMs: 100, signInTimeoutMs: 2_000 });
+    try {
+      await short.addServer("slow", { url: fixture.mcpUrl, auth: "oauth", approval: "never" });
+      await short.waitStatus("slow", "error");
+      const first = await short.ok("mcp.signIn", { id: "slow" });
+      const redirectUri = new URL(first.authorizationUrl).searchParams.get("redirect_uri")!;
+      const failed = await waitOAuth("slow", "failed", short);
+      expect(failed.oauth.error).toBe("no answer from the browser within 2 seconds; sign in again");
+      await expect(fetch(redirectUri)).rejects.toMatchObject({ cause: { code: "ECONNREFUSED" } });
+
+      const again = await short.ok("mcp.signIn", { id: "slow" });
+      expect(again.authorizationUrl).not.toBe(first.authorizationUrl);
+      expect((await short.server("slow")).oauth.state).toBe("signing_in");
+      expect((await playBrowser(again.authorizationUrl)).status).toBe(200);
+      expect((await short.waitStatus("slow", "ready")).oauth).toEqual({ state: "signed_in" });
+      expect((await run("mcp__slow__whoami", {}, short)).status).toBe("ok");
+    } finally {
+      await short.dispose();
+    }
+  }, 60_000);
+
   it("bad input: a stdio server, an unknown id, a redirect port in use", async () => {
     await rig.addServer("local", { command: process.execPath, args: ["-e", ""], enabled: false });
     const stdio = await rig.call("mcp.signIn", { id: "local" });
@@ -231,4 +291,48 @@ describe("OAuth sign-in for an HTTP MCP server", () => {
     }
     expect((await rig.ok("host.info")).version).toBeTruthy();
   });
+});
+
+describe("OAuth sign-in for an SSE MCP server (the same authorization server)", () => {
+  it("Needs sign-in, signs in, calls a tool; a refused refresh ends at Needs sign-in", async () => {
+    await fixture.control({ accessTtl: 2, refresh: "allow", consent: "allow", tokenStatus: 200 });
+    await rig.addServer("legacy", {
+      url: fixture.sseUrl,
+      transport: "sse",
+      auth: "oauth",
+      approval: "never",
+    });
+    const before = await rig.waitStatus("legacy", "error");
+    expect(before.transport).toBe("sse");
+    expect(before.error).toBe(`HTTP 401 from ${fixture.sseUrl}: sign in`);
+    expect(before.oauth).toEqual({ state: "signed_out" });
+
+    const { authorizationUrl } = await rig.ok("mcp.signIn", { id: "legacy" });
+    expect(new URL(authorizationUrl).searchParams.get("resource")).toBe(fixture.sseUrl);
+    expect((await playBrowser(authorizationUrl)).status).toBe(200);
+    expect((await rig.waitStatus("legacy", "ready")).oauth).toEqual({ state: "signed_in" });
+    const result = await run("mcp__legacy__whoami");
+    expect(result).toMatchObject({ status: "ok" });
+    expect(result.content).toMatch(/^signed in as client /);
+    const keychain = await stored("legacy");
+    await expectNowhereButKeychain([keychain["access_token"]!, keychain["refresh_token"]!]);
+
+    // Expired: renewed before the message is posted, without a 401.
+    await sleep(2_200);
+    const stats = await fixture.stats();
+    expect((await run("mcp__legacy__whoami")).status).toBe("ok");
+    expect((await fixture.stats()).refreshes).toBe(stats.refreshes + 1);
+    expect((await fixture.stats()).unauthorized).toBe(stats.unauthorized);
+
+    await fixture.control({ refresh: "refuse" });
+    await sleep(2_200);
+    const refused = await run("mcp__legacy__whoami");
+    expect(refused.status).toBe("error");
+    expect(refused.content).toMatch(/the MCP server 'legacy' needs sign-in.*Settings → MCP/);
+    const after = await waitOAuth("legacy", "signed_out");
+    expect(after.status).toBe("error");
+    expect(after.error).toBe(`HTTP 401 from ${fixture.sseUrl}: sign in`);
+    expect((await stored("legacy"))["access_token"]).toBeUndefined();
+    await fixture.control({ refresh: "allow", accessTtl: 3600 });
+  }, 60_000);
 });

@@ -5,6 +5,11 @@ import { parseClaudeDesktop, toServerId } from "../../../electron/host/mcp/mcp-i
 import { convertToolResult, cutToLimit, stripTagCharacters } from "../../../electron/host/mcp/tool-result.js";
 import { findCommand } from "../../../electron/host/mcp/command-lookup.js";
 import { loginShellPath, mergePaths } from "../../../electron/host/mcp/shell-path.js";
+import {
+  MAX_REFRESH_MARGIN_MS,
+  refreshDue,
+  refreshMarginMs,
+} from "../../../electron/host/mcp/oauth-refresh.js";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +18,21 @@ import { ToolRegistry } from "../../../electron/host/plugins/registries/tool-reg
 import { HookRegistry } from "../../../electron/host/plugins/registries/hook-registry.js";
 import { systemClock } from "../../../electron/host/clock.js";
 import type { ExternalTools } from "../../../electron/host/sessions/turns/external-tools.js";
+
+describe("MCP OAuth: when a token is refreshed ahead of its expiry", () => {
+  it("a tenth of its lifetime before, at most a minute; a minute when the lifetime is unknown", () => {
+    const hour = { issuedAt: 0, expiresAt: 3_600_000 };
+    expect(refreshMarginMs(hour)).toBe(MAX_REFRESH_MARGIN_MS);
+    expect(refreshDue(hour, 3_540_000 - 1)).toBe(false);
+    expect(refreshDue(hour, 3_540_000)).toBe(true);
+    const short = { issuedAt: 0, expiresAt: 2_000 };
+    expect(refreshMarginMs(short)).toBe(200);
+    expect(refreshDue(short, 1_799)).toBe(false);
+    expect(refreshDue(short, 1_800)).toBe(true);
+    expect(refreshDue(short, 5_000)).toBe(true); // already expired
+    expect(refreshMarginMs({ expiresAt: 10_000 })).toBe(MAX_REFRESH_MARGIN_MS);
+  });
+});
 
 describe("MCP names", () => {
   it("qualifies tool names as mcp__<id>__<tool> with [A-Za-z0-9_] only", () => {

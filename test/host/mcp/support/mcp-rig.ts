@@ -52,6 +52,8 @@ export async function startMcpRig(
     backoffStartMs?: number;
     /** The desktop's system browser (OAuth sign-in); web mode (none) by default. */
     openExternal?: (url: string) => Promise<void>;
+    /** How long an OAuth sign-in waits for the browser (5 minutes by default). */
+    signInTimeoutMs?: number;
   } = {},
 ): Promise<McpRig> {
   requireSecretService();
@@ -61,7 +63,11 @@ export async function startMcpRig(
     host: {
       bundledPluginsDir: null,
       ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
-      mcp: { pathValue: async () => process.env["PATH"] ?? "", backoffStartMs: opts.backoffStartMs ?? 200 },
+      mcp: {
+        pathValue: async () => process.env["PATH"] ?? "",
+        backoffStartMs: opts.backoffStartMs ?? 200,
+        ...(opts.signInTimeoutMs !== undefined ? { signInTimeoutMs: opts.signInTimeoutMs } : {}),
+      },
     },
   });
   t.host.events.subscribe((frame) => frames.push(frame.params));

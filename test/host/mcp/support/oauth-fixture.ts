@@ -5,9 +5,13 @@ import { faultServer } from "./mcp-rig.js";
 export interface OAuthFixture {
   origin: string;
   mcpUrl: string;
+  /** The same whoami server over the legacy SSE transport. */
+  sseUrl: string;
   control(change: {
     consent?: "allow" | "deny";
     tokenStatus?: number;
+    /** The token endpoint drops the connection (a network failure). */
+    tokenDrop?: boolean;
     accessTtl?: number;
     refresh?: "allow" | "refuse";
   }): Promise<void>;
@@ -17,6 +21,9 @@ export interface OAuthFixture {
     refreshes: number;
     refused: number;
     mcpRequests: number;
+    /** The resource server's 401 answers. */
+    unauthorized: number;
+    dropped: number;
     lastRedirectUri: string;
     /** Every access and refresh token issued so far. */
     issued: string[];
@@ -43,6 +50,7 @@ export async function startOAuthFixture(): Promise<OAuthFixture> {
   return {
     origin,
     mcpUrl: `${origin}/mcp`,
+    sseUrl: `${origin}/sse`,
     async control(change) {
       const res = await fetch(`${origin}/_control`, {
         method: "POST",
