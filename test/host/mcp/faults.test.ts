@@ -3,9 +3,11 @@
  * Faults (docs/contract.md §13.2, issue 27's list): each ends in a clear status or error naming
  * what to fix, the app serving on, and every call ending.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { faultServer, nodeServer, startMcpRig, type McpRig } from "./support/mcp-rig.js";
-import { waitFor } from "../support/temp-home.js";
+import { tempHome, waitFor } from "../support/temp-home.js";
 
 let rig: McpRig;
 beforeAll(async () => {
@@ -37,6 +39,9 @@ describe("MCP faults", () => {
     await rig.addServer("garbage", nodeServer(script, ["garbage"], { approval: "never" }));
     const server = await rig.waitStatus("garbage", "ready");
     expect(server.tools.map((t: any) => t.name)).toContain("pid");
+    const { text } = await rig.ok("mcp.log", { id: "garbage" });
+    expect(text).toContain(`transport error: Unexpected token 'o', "not json at all" is not valid JSON`);
+    expect(await run("mcp__garbage__pid")).toMatchObject({ status: "ok" });
   });
 
   it("a server that exits during initialize: error with its exit code and stderr tail", async () => {
@@ -121,4 +126,47 @@ describe("MCP faults", () => {
     });
     expect((await rig.ok("mcp.list")).servers.map((s: any) => s.id)).not.toContain("odd");
   });
+});
+
+describe("a hand-written mcp_servers block the host refuses", () => {
+  it("names each bad block in a notice; the good server runs, the app serves on, the file is kept", async () => {
+    const home = tempHome("hermes-mcp-bad-config-");
+    const yaml = [
+      "mcp_servers:",
+      "  good:",
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(script)}]`,
+      "    approval: never",
+      "  both:",
+      "    command: x",
+      "    url: https://x.example/mcp",
+      '  "my server":',
+      "    command: x",
+      "  odd:",
+      "    command: x",
+      "    colour: red",
+      "",
+    ].join("\n");
+    writeFileSync(join(home.dir, "config.yaml"), yaml);
+    const bad = await startMcpRig({ home: home.dir });
+    try {
+      const info = await bad.ok("host.info");
+      const notices = JSON.stringify(info.notices);
+      expect(notices).toContain("mcp_servers.both has both command and url; keep one");
+      expect(notices).toContain(
+        "mcp_servers.my server is not a valid name here: it must be an MCP server id",
+      );
+      expect(notices).toContain("mcp_servers.odd.colour is not a known setting (allowed here: command,");
+      await bad.waitStatus("good", "ready");
+      const result = await bad.host.mcp.chatTools.run(
+        { id: "c_good", type: "function", function: { name: "mcp__good__pid", arguments: "{}" } },
+        { sessionId: "s1", gatewaySessionKey: "test", signal: new AbortController().signal },
+      );
+      expect(result.status).toBe("ok");
+      expect(readFileSync(join(home.dir, "config.yaml"), "utf8")).toBe(yaml);
+    } finally {
+      await bad.dispose();
+      home.cleanup();
+    }
+  }, 60_000);
 });

@@ -48,6 +48,8 @@ export interface McpRig extends TestHost {
 
 export async function startMcpRig(
   opts: {
+    /** A data home prepared beforehand (a config.yaml written by hand); a fresh one by default. */
+    home?: string;
     env?: Record<string, string | undefined>;
     backoffStartMs?: number;
     /** The desktop's system browser (OAuth sign-in); web mode (none) by default. */
@@ -59,6 +61,7 @@ export async function startMcpRig(
   requireSecretService();
   const frames: EventFrame["params"][] = [];
   const t = await startTestHost({
+    ...(opts.home ? { home: opts.home } : {}),
     ...(opts.env ? { env: opts.env } : {}),
     host: {
       bundledPluginsDir: null,
