@@ -64,6 +64,16 @@ describe("MCP faults", () => {
     expect(server.error).toBe("timed out after 1 s connecting");
   });
 
+  it("a slow first start (an npx download) shows starting, and is ready within connect_timeout", async () => {
+    rig.frames.length = 0;
+    await rig.addServer("late", nodeServer(script, ["slow-start"], { connect_timeout: 30 }));
+    await waitFor(async () => (await rig.server("late")).status === "starting", 5_000, "starting");
+    const server = await rig.waitStatus("late", "ready");
+    expect(server.restarts).toBe(0);
+    const statuses = rig.events("mcp.status").filter((e) => e.id === "late");
+    expect(statuses.map((e) => e.status)).toEqual(["starting", "ready"]);
+  });
+
   it("a call that hangs ends at the server's timeout with a clear error", async () => {
     await rig.addServer("slow", nodeServer(script, [], { approval: "never", timeout: 1 }));
     await rig.waitStatus("slow", "ready");
