@@ -164,6 +164,30 @@ describe("OAuth sign-in for an HTTP MCP server", () => {
     expect(later.unauthorized).toBe(stats.unauthorized);
   });
 
+  it("a token the server refuses before its expiry: renewed after the 401; on the network failing, still signed in", async () => {
+    await fixture.control({ accessTtl: 3600 });
+    await sleep(2_200);
+    expect((await run("mcp__guarded__whoami")).status).toBe("ok"); // renewed: an hour from now
+    await fixture.control({ revokeAccess: true, tokenDrop: true });
+    const failed = await run("mcp__guarded__whoami");
+    expect(failed.status).toBe("error");
+    expect(failed.content).toMatch(
+      /the sign-in to MCP server 'guarded' could not be renewed \(the authorization server did not answer\); the next call tries again/,
+    );
+    expect((await rig.server("guarded")).oauth).toEqual({ state: "signed_in" });
+    expect((await stored("guarded"))["refresh_token"]).toBeTruthy();
+
+    await fixture.control({ tokenDrop: false });
+    const stats = await fixture.stats();
+    expect((await run("mcp__guarded__whoami")).status).toBe("ok");
+    const later = await fixture.stats();
+    expect(later.unauthorized).toBe(stats.unauthorized + 1); // the server said so; then renewed
+    expect(later.refreshes).toBe(stats.refreshes + 1);
+    // Back to 2 s tokens for what follows: the next renewal issues one.
+    await fixture.control({ accessTtl: 2, revokeAccess: true });
+    expect((await run("mcp__guarded__whoami")).status).toBe("ok");
+  });
+
   it("a refused refresh ends at Needs sign-in: the call says so and the tokens are gone", async () => {
     await fixture.control({ refresh: "refuse" });
     await sleep(2_200);

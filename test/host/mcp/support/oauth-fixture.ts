@@ -12,6 +12,8 @@ export interface OAuthFixture {
     tokenStatus?: number;
     /** The token endpoint drops the connection (a network failure). */
     tokenDrop?: boolean;
+    /** Every access token issued so far is refused from now on (the refresh tokens stay good). */
+    revokeAccess?: boolean;
     accessTtl?: number;
     refresh?: "allow" | "refuse";
   }): Promise<void>;
