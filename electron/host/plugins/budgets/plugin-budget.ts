@@ -23,6 +23,8 @@ export function localDayKey(ms: number): string {
 
 export class PluginBudgets {
   private readonly days: Map<string, DayCount>;
+  /** Today's key and the local day it covers: every call into a plugin counts, and a local date costs a time-zone lookup. */
+  private currentDay: { key: string; from: number; until: number } | null = null;
   private pendingWrite: { timer: ReturnType<typeof setTimeout>; dueAt: number } | null = null;
   private readonly countListeners = new Set<(pluginId: string) => void>();
 
@@ -97,6 +99,22 @@ export class PluginBudgets {
     }
   }
 
+  /** `localDayKey(now)`, worked out again only when `now` leaves the local day it was worked out for. */
+  private dayKeyNow(): string {
+    const now = this.clock.now();
+    const day = this.currentDay;
+    if (day && now >= day.from && now < day.until) return day.key;
+    const date = new Date(now);
+    const [year, month, dayOfMonth] = [date.getFullYear(), date.getMonth(), date.getDate()];
+    // The Date constructor lands on a day's first local instant even where DST skips midnight.
+    this.currentDay = {
+      key: localDayKey(now),
+      from: new Date(year, month, dayOfMonth).getTime(),
+      until: new Date(year, month, dayOfMonth + 1).getTime(),
+    };
+    return this.currentDay.key;
+  }
+
   private scheduleWrite(delayMs: number): void {
     if (!this.file) return;
     const dueAt = Date.now() + delayMs;
@@ -108,7 +126,7 @@ export class PluginBudgets {
   }
 
   private today(pluginId: string): DayCount {
-    const key = localDayKey(this.clock.now());
+    const key = this.dayKeyNow();
     let day = this.days.get(pluginId);
     if (!day || day.day !== key) {
       day = { day: key, tokens: 0, calls: 0 };

@@ -119,7 +119,9 @@ export function createCtxHost(deps: CtxHostDeps): HandlerTable<CtxCalls> {
     async (...args: unknown[]): Promise<unknown> => {
       deps.onCall?.();
       try {
-        const value = await deps.session().invoke(handlerId, structuredClone(args), deadlineMs, what);
+        // No copy of `args` here: the channel encodes the frame as it is sent, before this call
+        // returns, so what the worker gets cannot change with the caller's objects afterwards.
+        const value = await deps.session().invoke(handlerId, args, deadlineMs, what);
         return typeof value === "string" && deps.redact ? deps.redact(value) : value;
       } catch (error) {
         const reason = (error as { reason?: unknown }).reason;
