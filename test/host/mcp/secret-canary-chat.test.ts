@@ -93,13 +93,17 @@ describe("an MCP secret in a chat turn", () => {
     const { messages } = await rig.ok("session.messages", { sessionId });
     expect(messages.find((m: any) => m.role === "tool").content).toBe(digest);
 
-    // The plugin saw the MCP call (so its silence about the secret means something). MCP calls
-    // fire pre_tool_call only (sessions/turns/tool-dispatch.ts); every other hook of the turn too.
+    // The plugin saw the MCP call (so its silence about the secret means something): pre_tool_call,
+    // post_tool_call with the tool's result (§5.3 "after a tool ran", MCP tools too), every other hook.
     await waitFor(
       () => {
         rig.host.log.flush();
         const log = readFileSync(join(home.dir, "logs", "agent.log"), "utf8");
-        return /hook pre_tool_call .*mcp__envy__env_digest/.test(log) && log.includes("hook post_llm_call");
+        return (
+          /hook pre_tool_call .*mcp__envy__env_digest/.test(log) &&
+          new RegExp(`hook post_tool_call .*mcp__envy__env_digest.*${digest}`).test(log) &&
+          log.includes("hook post_llm_call")
+        );
       },
       10_000,
       "the spy's hooks of the turn",

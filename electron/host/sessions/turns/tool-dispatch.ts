@@ -100,23 +100,7 @@ export async function runToolCall(
     result = typeof reason === "string" ? { error: message, reason } : { error: message };
     content = typeof reason === "string" ? `Error (${reason}): ${message}` : `Error: ${message}`;
   }
-  let explanation: string | undefined;
-  for (const outcome of await deps.hooks.fire("post_tool_call", {
-    ...hookScope,
-    toolName: name,
-    args,
-    result,
-  })) {
-    const value = outcome.status === "ok" ? (outcome.value as { explanation?: unknown } | null) : null;
-    if (
-      value &&
-      typeof value === "object" &&
-      typeof value.explanation === "string" &&
-      value.explanation.trim()
-    ) {
-      explanation ??= value.explanation.trim();
-    }
-  }
+  const explanation = await firePostToolCall(deps.hooks, { ...hookScope, toolName: name, args, result });
   return { status, content, ...(explanation ? { explanation } : {}) };
 }
 
@@ -147,11 +131,41 @@ async function runExternalToolCall(
       content: `Error: the tool call was blocked by plugin '${gate.pluginId}': ${gate.reason}`,
     };
   }
-  return external.run(call, {
+  const run = await external.run(call, {
     sessionId: scope.sessionId,
     gatewaySessionKey: scope.gatewaySessionKey,
     signal: scope.signal,
   });
+  // "After a tool ran" (§5.3) holds for MCP tools too; a refused or stopped call never ran.
+  if (run.status !== "ok" && run.status !== "error") return run;
+  const explanation = await firePostToolCall(hooks, {
+    sessionId: scope.sessionId,
+    gatewaySessionKey: scope.gatewaySessionKey,
+    toolName: name,
+    args,
+    result: run.status === "error" ? { error: run.content } : run.content,
+  });
+  return explanation ? { ...run, explanation } : run;
+}
+
+/** Fires `post_tool_call`; the first hook's one-sentence `explanation` is shown under the call. */
+async function firePostToolCall(
+  hooks: HookRegistry,
+  payload: { sessionId: string; gatewaySessionKey: string; toolName: string; args: unknown; result: unknown },
+): Promise<string | undefined> {
+  let explanation: string | undefined;
+  for (const outcome of await hooks.fire("post_tool_call", payload)) {
+    const value = outcome.status === "ok" ? (outcome.value as { explanation?: unknown } | null) : null;
+    if (
+      value &&
+      typeof value === "object" &&
+      typeof value.explanation === "string" &&
+      value.explanation.trim()
+    ) {
+      explanation ??= value.explanation.trim();
+    }
+  }
+  return explanation;
 }
 
 function isReportedFailure(value: unknown): boolean {
