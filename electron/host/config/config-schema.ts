@@ -56,7 +56,7 @@ export interface ModelSettings {
  * optional, with its default applied by electron/host/mcp/server-config.ts. Secret values are never
  * here: `secret_env` / `secret_headers` only name them (the keychain holds the values).
  */
-export interface McpServerDocument {
+export type McpServerDocument = {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
@@ -86,7 +86,7 @@ export interface McpServerDocument {
     allowed_models?: string[];
   };
   elicitation?: { enabled?: boolean; timeout?: number };
-}
+};
 
 export interface FallbackProvider {
   provider: string;

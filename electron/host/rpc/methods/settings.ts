@@ -4,7 +4,8 @@
  * validates every write against the JSON Schema, so a key typed here and its check never differ.
  */
 import type { Settings, SettingsDocument } from "../../config/config-schema.js";
-import { method, noParams, type EmptyParams } from "../define.js";
+import { Type } from "@sinclair/typebox";
+import { method, noParams, params } from "../define.js";
 
 export {
   BUSY_INPUT_MODES,
@@ -69,17 +70,17 @@ export interface SettingsSetParams<K extends SettingKey = SettingKey> {
 }
 
 export const settingsMethods = {
-  "settings.get": method<EmptyParams, PublicSettings>(noParams),
-  "settings.set": method<SettingsSetParams, { ok: true }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["key", "value"],
-    properties: {
-      key: { type: "string", pattern: "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", maxLength: 256 },
-      value: {},
-      base: {},
-    },
-  }),
+  "settings.get": method(noParams).returns<PublicSettings>(),
+  // The schema checks the key's form; the value is checked against the settings schema by the host.
+  "settings.set": method(
+    params({
+      key: Type.String({ pattern: "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", maxLength: 256 }),
+      value: Type.Unknown(),
+      base: Type.Optional(Type.Unknown()),
+    }),
+  )
+    .narrowedTo<SettingsSetParams>()
+    .returns<{ ok: true }>(),
 };
 
 /** The smallest context window a model setting may name; the form's minimum is the schema's. */
