@@ -3,7 +3,7 @@
  * a key is a known dotted path of the document, a value that path's type. At run time the host
  * validates every write against the JSON Schema, so a key typed here and its check never differ.
  */
-import type { Settings, SettingsDocument } from "../../config/config-schema.js";
+import type { KnownSettingsDocument, Settings } from "../../config/config-schema.js";
 import { Type } from "@sinclair/typebox";
 import { method, noParams, params } from "../define.js";
 
@@ -22,8 +22,8 @@ export {
 /** `settings.get`'s answer: the effective settings (config.yaml with the defaults filled in; never a secret). */
 export type PublicSettings = Settings;
 
-/** The document's known keys: its `[unknownKey: string]` allowance is for hand-written extras. */
-type KnownDocument = { [K in keyof SettingsDocument as string extends K ? never : K]: SettingsDocument[K] };
+/** The document's known keys (its unknown top-level keys are for hand-written extras). */
+type KnownDocument = KnownSettingsDocument;
 
 type Leaf = string | number | boolean | null | readonly unknown[];
 type Level = [never, 0, 1, 2, 3, 4, 5];
