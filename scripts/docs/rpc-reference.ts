@@ -26,7 +26,11 @@ const flags =
   ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
 /** A throwaway module next to the contract whose aliases ask the checker for each type. */
-function typeTexts(aliases: Record<string, string>): { text: Map<string, string>; named: Map<string, string> } {
+function typeTexts(
+  aliases: Record<string, string>,
+  /** Per alias, the order its schema lists the fields in (a type derived from a schema keeps no order). */
+  fieldOrder: Record<string, string[]> = {},
+): { text: Map<string, string>; named: Map<string, string> } {
   const probe = join(rpcDir, "__reference_probe__.ts");
   const source =
     `import type { ParamsOf, ResultOf } from "./contract.js";\nimport type { EventPayloads } from "./events.js";\n` +
@@ -76,11 +80,38 @@ function typeTexts(aliases: Record<string, string>): { text: Map<string, string>
     if (!ts.isTypeAliasDeclaration(statement)) continue;
     const type = checker.getTypeAtLocation(statement.name);
     // `Record<string, never>` is how the contract spells "no fields".
-    text.set(statement.name.text, checker.typeToString(type, undefined, flags).replace("{ [x: string]: never; }", "{}"));
+    const plain = checker.typeToString(type, undefined, flags).replace("{ [x: string]: never; }", "{}");
+    // An object type written out: its fields in the schema's order.
+    const order = fieldOrder[statement.name.text];
+    const fields = checker.getPropertiesOfType(type);
+    const inOrder =
+      order && plain.startsWith("{ ") && fields.length === order.length
+        ? order.map((name) => fields.find((field) => field.name === name))
+        : [];
+    const fieldText = (field: ts.Symbol) =>
+      `${field.name}${field.getFlags() & ts.SymbolFlags.Optional ? "?" : ""}: ${checker.typeToString(
+        checker.getTypeOfSymbol(field),
+        undefined,
+        flags & ~ts.TypeFormatFlags.InTypeAlias,
+      )};`;
+    text.set(
+      statement.name.text,
+      inOrder.length && inOrder.every((field) => field !== undefined)
+        ? `{ ${inOrder.map((field) => fieldText(field!)).join(" ")} }`
+        : plain,
+    );
     collect(type);
   }
   return { text, named };
 }
+
+/** JSON with `type` first in every schema object, as the schemas read when written by hand. */
+const schemaJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) && "type" in v
+      ? Object.assign({ type: (v as { type: unknown }).type }, v)
+      : v,
+  );
 
 function paramsNotes(schema: Record<string, unknown>): string[] {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
@@ -88,7 +119,7 @@ function paramsNotes(schema: Record<string, unknown>): string[] {
   return Object.entries(properties).map(([name, prop]) => {
     const rules = Object.entries(prop)
       .filter(([key]) => key !== "type" && key !== "description")
-      .map(([key, value]) => `${key} ${JSON.stringify(value)}`);
+      .map(([key, value]) => `${key} ${schemaJson(value)}`);
     return `\`${name}\`${required.has(name) ? "" : " (optional)"}${rules.length ? `: ${rules.join(", ")}` : ""}`;
   });
 }
@@ -97,12 +128,14 @@ export function renderReference(): string {
   const methods = Object.keys(methodTable) as MethodName[];
   const events = Object.keys(eventTable) as EventName[];
   const aliases: Record<string, string> = {};
+  const fieldOrder: Record<string, string[]> = {};
   methods.forEach((name, i) => {
     aliases[`P${i}`] = `ParamsOf<${JSON.stringify(name)}>`;
+    fieldOrder[`P${i}`] = Object.keys((methodTable[name].params as { properties?: object }).properties ?? {});
     aliases[`R${i}`] = `ResultOf<${JSON.stringify(name)}>`;
   });
   events.forEach((name, i) => (aliases[`E${i}`] = `EventPayloads[${JSON.stringify(name)}]`));
-  const { text, named } = typeTexts(aliases);
+  const { text, named } = typeTexts(aliases, fieldOrder);
 
   const out: string[] = [
     "# RPC and event reference",

@@ -55,6 +55,22 @@ describe("layering rules (ESLint)", () => {
     ).not.toEqual([]);
   });
 
+  it("lets the settings schema import only TypeBox and the contract's schema builders", async () => {
+    const file = "electron/host/config/config-schema.ts";
+    const allowed =
+      'import { Type } from "@sinclair/typebox";\nimport { MapOf } from "../rpc/schema-builders.js";\n' +
+      "export const s = MapOf(Type.String());\n";
+    expect(await problems(file, allowed)).toEqual([]);
+    for (const code of [
+      'import { Vault } from "../secrets/vault.js";\nexport { Vault };\n',
+      'import { method } from "../rpc/define.js";\nexport { method };\n',
+      'import { z } from "zod";\nexport { z };\n',
+    ])
+      expect((await problems(file, code)).join("\n")).toContain(
+        "config-schema.ts is shared with the contract",
+      );
+  });
+
   it.each([
     ['import OpenAI from "openai";\nexport default OpenAI;\n'],
     ['import keytar from "keytar";\nexport default keytar;\n'],

@@ -1,9 +1,11 @@
 /**
- * `plugin.yaml` (docs/contract.md §5.1): parsed with `yaml`, validated with a JSON Schema (ajv). Unknown keys
- * and unknown capability ids warn; anything else that is wrong refuses the plugin with a reason
- * the Plugins page shows.
+ * `plugin.yaml` (docs/contract.md §5.1): parsed with `yaml`, validated with a JSON Schema (ajv)
+ * written with TypeBox, from which the manifest's types derive. Unknown keys and unknown
+ * capability ids warn; anything else that is wrong refuses the plugin with a reason the Plugins
+ * page shows.
  */
 import path from "node:path";
+import { Type, type Static } from "@sinclair/typebox";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse as parseYaml } from "yaml";
 import { PLUGIN_ID_PATTERN } from "../../config/config-schema.js";
@@ -11,68 +13,45 @@ import { isCapabilityId } from "../capabilities/capabilities.js";
 
 export const MANIFEST_FILE = "plugin.yaml";
 
-export interface PluginPage {
-  id: string;
-  title: string;
-  entry: string;
-}
+const relativePath = Type.String({ minLength: 1, description: "a path relative to the plugin folder" });
 
-export interface PluginManifest {
+const pluginPageSchema = Type.Object(
+  {
+    id: Type.String({ pattern: "^[a-z0-9_-]{1,64}$", description: "a page id (a-z, 0-9, _ and -)" }),
+    title: Type.String({ minLength: 1, maxLength: 120 }),
+    entry: relativePath,
+  },
+  { additionalProperties: false },
+);
+export type PluginPage = Static<typeof pluginPageSchema>;
+
+/** Unknown top-level keys are let through (and warned about), so authors can add their own. */
+export const manifestSchema = Type.Object({
   /** The plugin id. */
-  name: string;
-  version: string;
-  description: string;
+  name: Type.String({ pattern: PLUGIN_ID_PATTERN, description: "a plugin id: 1 to 64 of a-z, 0-9, _ and -" }),
+  version: Type.String({ minLength: 1, maxLength: 64, description: "a version such as 1.0.0" }),
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
   /** Relative to the plugin folder; always inside it. */
-  main: string;
-  /** Known capability ids only (unknown ones are dropped with a warning). */
-  capabilities: string[];
-  pages: PluginPage[];
-}
+  main: relativePath,
+  capabilities: Type.Optional(Type.Array(Type.String(), { description: "a list of capability ids" })),
+  pages: Type.Optional(Type.Array(pluginPageSchema)),
+});
+
+/**
+ * plugin.yaml as parsed: every key present (description "", no capabilities or pages), only
+ * known capability ids (unknown ones are dropped with a warning), paths inside the plugin folder.
+ */
+export type PluginManifest = Required<Static<typeof manifestSchema>>;
 
 export type ManifestResult =
   | { ok: true; manifest: PluginManifest; warnings: string[] }
   | { ok: false; reason: string; warnings: string[] };
 
-const KNOWN_KEYS = ["name", "version", "description", "main", "capabilities", "pages"];
-
-const relativePath = {
-  type: "string",
-  minLength: 1,
-  description: "a path relative to the plugin folder",
-};
-
-export const manifestSchema = {
-  type: "object",
-  required: ["name", "version", "main"],
-  properties: {
-    name: {
-      type: "string",
-      pattern: PLUGIN_ID_PATTERN,
-      description: "a plugin id: 1 to 64 of a-z, 0-9, _ and -",
-    },
-    version: { type: "string", minLength: 1, maxLength: 64, description: "a version such as 1.0.0" },
-    description: { type: "string", maxLength: 1000 },
-    main: relativePath,
-    capabilities: { type: "array", items: { type: "string" }, description: "a list of capability ids" },
-    pages: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["id", "title", "entry"],
-        properties: {
-          id: { type: "string", pattern: "^[a-z0-9_-]{1,64}$", description: "a page id (a-z, 0-9, _ and -)" },
-          title: { type: "string", minLength: 1, maxLength: 120 },
-          entry: relativePath,
-        },
-      },
-    },
-  },
-} as const;
+const KNOWN_KEYS = Object.keys(manifestSchema.properties);
 
 // Compiled on first use, off the start-up path; the schema itself is checked by a test.
 let validateManifest: ValidateFunction | undefined;
-const validate = (doc: unknown): boolean =>
+const validate = (doc: unknown): doc is Static<typeof manifestSchema> =>
   (validateManifest ??= new Ajv({
     allErrors: false,
     strict: false,
@@ -121,7 +100,7 @@ export function parseManifest(text: string, dir: string): ManifestResult {
     const first = validateManifest?.errors?.[0];
     return { ok: false, reason: first ? describe(first) : `${MANIFEST_FILE} is invalid`, warnings };
   }
-  const main = doc.main as string;
+  const main = doc.main;
   if (!staysInside(dir, main)) {
     return {
       ok: false,
@@ -129,7 +108,7 @@ export function parseManifest(text: string, dir: string): ManifestResult {
       warnings,
     };
   }
-  const pages = (doc.pages as PluginPage[] | undefined) ?? [];
+  const pages = doc.pages ?? [];
   const badPage = pages.find((page) => !staysInside(dir, page.entry));
   if (badPage) {
     return {
@@ -139,16 +118,16 @@ export function parseManifest(text: string, dir: string): ManifestResult {
     };
   }
   const capabilities: string[] = [];
-  for (const id of (doc.capabilities as string[] | undefined) ?? []) {
+  for (const id of doc.capabilities ?? []) {
     if (!isCapabilityId(id)) warnings.push(`${MANIFEST_FILE}: unknown capability "${id}" is dropped`);
     else if (!capabilities.includes(id)) capabilities.push(id);
   }
   return {
     ok: true,
     manifest: {
-      name: doc.name as string,
-      version: doc.version as string,
-      description: (doc.description as string | undefined) ?? "",
+      name: doc.name,
+      version: doc.version,
+      description: doc.description ?? "",
       main,
       capabilities,
       pages: pages.map(({ id, title, entry }) => ({ id, title, entry })),

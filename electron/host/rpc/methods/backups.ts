@@ -2,7 +2,8 @@
  * The session store's automatic backups (sessions/recovery/store-backups.ts): daily and before every schema
  * migration, the newest 7 kept in `<data home>/backups/`. Settings → General lists and restores them.
  */
-import { method, noParams, type EmptyParams } from "../define.js";
+import { Type } from "@sinclair/typebox";
+import { method, noParams, params } from "../define.js";
 
 export interface BackupView {
   /** The file's name in the backups folder: what `backups.restore` takes. */
@@ -14,15 +15,13 @@ export interface BackupView {
 
 export const backupMethods = {
   /** Newest first. */
-  "backups.list": method<EmptyParams, { backups: BackupView[] }>(noParams),
+  "backups.list": method(noParams).returns<{ backups: BackupView[] }>(),
   /**
    * Replaces the session store with the backup. The current store is kept aside first (its path is
    * answered); refused with `conflict` while a reply is being written.
    */
-  "backups.restore": method<{ name: string }, { restored: string; keptAside: string }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["name"],
-    properties: { name: { type: "string", minLength: 1, maxLength: 300 } },
-  }),
+  "backups.restore": method(params({ name: Type.String({ minLength: 1, maxLength: 300 }) })).returns<{
+    restored: string;
+    keptAside: string;
+  }>(),
 };

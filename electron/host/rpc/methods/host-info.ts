@@ -13,11 +13,11 @@ export interface HostInfo {
 }
 
 export const hostMethods = {
-  "host.info": method<EmptyParams, HostInfo>(noParams),
+  "host.info": method(noParams).returns<HostInfo>(),
   /**
    * The window is interactive (its chat input usable, the session list loaded): the host starts
    * what waits for that — MCP servers (docs/contract.md §13.2). Idempotent; a host no window
    * tells within 30 s starts them anyway.
    */
-  "host.interactive": method<EmptyParams, EmptyParams>(noParams),
+  "host.interactive": method(noParams).returns<EmptyParams>(),
 };

@@ -7,7 +7,9 @@ import {
   type McpApprovalMode,
   type McpServerDocument,
 } from "../../config/config-schema.js";
-import { method, noParams, type EmptyParams } from "../define.js";
+import { Type } from "@sinclair/typebox";
+import { method, noParams, params, type EmptyParams } from "../define.js";
+import { AnyObject, Enum, MapOf, narrowed } from "../schema-builders.js";
 
 export type McpTransport = "stdio" | "streamable_http" | "sse";
 export type McpStatus = "disabled" | "starting" | "ready" | "error";
@@ -163,68 +165,55 @@ export type McpElicitationRequest =
       url: string;
     };
 
-const serverIdParam = { type: "string", pattern: MCP_SERVER_ID_PATTERN };
-const requestIdParam = { type: "string", minLength: 1, maxLength: 128 };
-const idOnly = {
-  type: "object",
-  additionalProperties: false,
-  required: ["id"],
-  properties: { id: serverIdParam },
-};
+const serverIdParam = Type.String({ pattern: MCP_SERVER_ID_PATTERN });
+const requestIdParam = Type.String({ minLength: 1, maxLength: 128 });
+const idOnly = params({ id: serverIdParam });
+
+/** What a completion is for: a prompt's argument (by the prompt's name) or a resource template's variable. */
+export type McpCompletionRef = { type: "prompt"; name: string } | { type: "resource"; uri: string };
 
 export const mcpMethods = {
-  "mcp.list": method<EmptyParams, { servers: McpServerView[] }>(noParams),
+  "mcp.list": method(noParams).returns<{ servers: McpServerView[] }>(),
   /**
    * Adds or replaces `mcp_servers.<id>` and (re)starts it. An invalid block → `invalid_params`
    * naming the key (`mcp_servers.<id>.<key>`), nothing written.
    */
-  "mcp.save": method<{ id: string; server: McpServerDocument }, { server: McpServerView }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "server"],
-    properties: { id: { type: "string", maxLength: 200 }, server: { type: "object" } },
-  }),
+  "mcp.save": method(
+    params({
+      id: Type.String({ maxLength: 200 }),
+      // The router checks it is an object; the host checks the block against `mcpServerSchema`.
+      server: narrowed(AnyObject()).to<McpServerDocument>(),
+    }),
+  ).returns<{ server: McpServerView }>(),
   /** Stops the server, removes its block and deletes its secrets from the keychain. */
-  "mcp.remove": method<{ id: string }, EmptyParams>(idOnly),
+  "mcp.remove": method(idOnly).returns<EmptyParams>(),
   /** Stops and starts it again now (a server in `error` too), resetting the backoff. */
-  "mcp.restart": method<{ id: string }, EmptyParams>(idOnly),
+  "mcp.restart": method(idOnly).returns<EmptyParams>(),
   /**
    * One per-tool switch, written to the block: `enabled` adds/removes the tool in `tools.exclude`
    * (or `tools.include` when the block uses one); `approval: "allow"` adds it to `always_allow`.
    */
-  "mcp.setTool": method<
-    { id: string; tool: string; enabled?: boolean; approval?: "ask" | "allow" },
-    { server: McpServerView }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "tool"],
-    properties: {
+  "mcp.setTool": method(
+    params({
       id: serverIdParam,
-      tool: { type: "string", minLength: 1, maxLength: 256 },
-      enabled: { type: "boolean" },
-      approval: { enum: ["ask", "allow"] },
-    },
-  }),
+      tool: Type.String({ minLength: 1, maxLength: 256 }),
+      enabled: Type.Optional(Type.Boolean()),
+      approval: Type.Optional(Enum(["ask", "allow"])),
+    }),
+  ).returns<{ server: McpServerView }>(),
   /**
    * Stores a `secret_env` / `secret_headers` value in the keychain (account
    * `mcp:<id>:env:<NAME>` / `mcp:<id>:header:<Name>`) and lists its name in the block; an empty
    * value deletes it (and unlists the name). Restarts the server when it runs.
    */
-  "mcp.setSecret": method<
-    { id: string; kind: "env" | "header"; name: string; value: string },
-    { hasValue: boolean; keyHint: string | null }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "kind", "name", "value"],
-    properties: {
+  "mcp.setSecret": method(
+    params({
       id: serverIdParam,
-      kind: { enum: ["env", "header"] },
-      name: { type: "string", minLength: 1, maxLength: 256 },
-      value: { type: "string", maxLength: 16384 },
-    },
-  }),
+      kind: Enum(["env", "header"]),
+      name: Type.String({ minLength: 1, maxLength: 256 }),
+      value: Type.String({ maxLength: 16384 }),
+    }),
+  ).returns<{ hasValue: boolean; keyHint: string | null }>(),
   /**
    * Claude Desktop's `{"mcpServers": {…}}`: each entry becomes a block (ids made valid); env
    * values whose name contains KEY, TOKEN, SECRET or PASSWORD (any case) go to the keychain as
@@ -237,107 +226,65 @@ export const mcpMethods = {
    * the person to open — or `null` when the stored refresh token signed in without it. How it
    * ends shows in the server's `oauth` (`mcp.changed`). Not an oauth server → `invalid_params`.
    */
-  "mcp.signIn": method<{ id: string }, { authorizationUrl: string | null }>(idOnly),
+  "mcp.signIn": method(idOnly).returns<{ authorizationUrl: string | null }>(),
   /** Deletes the server's tokens and client registration from the keychain and restarts it. */
-  "mcp.signOut": method<{ id: string }, EmptyParams>(idOnly),
-  "mcp.import": method<{ json: string }, { added: string[]; skipped: { id: string; reason: string }[] }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["json"],
-    properties: { json: { type: "string", maxLength: 1_000_000 } },
-  }),
-  "mcp.approve": method<{ requestId: string; decision: McpApprovalDecision }, EmptyParams>({
-    type: "object",
-    additionalProperties: false,
-    required: ["requestId", "decision"],
-    properties: { requestId: requestIdParam, decision: { enum: ["once", "always", "deny"] } },
-  }),
-  "mcp.sampling.respond": method<{ requestId: string; decision: "approve" | "deny" }, EmptyParams>({
-    type: "object",
-    additionalProperties: false,
-    required: ["requestId", "decision"],
-    properties: { requestId: requestIdParam, decision: { enum: ["approve", "deny"] } },
-  }),
+  "mcp.signOut": method(idOnly).returns<EmptyParams>(),
+  "mcp.import": method(params({ json: Type.String({ maxLength: 1_000_000 }) })).returns<{
+    added: string[];
+    skipped: { id: string; reason: string }[];
+  }>(),
+  "mcp.approve": method(
+    params({ requestId: requestIdParam, decision: Enum(["once", "always", "deny"]) }),
+  ).returns<EmptyParams>(),
+  "mcp.sampling.respond": method(
+    params({ requestId: requestIdParam, decision: Enum(["approve", "deny"]) }),
+  ).returns<EmptyParams>(),
   /** Content failing the request's schema → `invalid_params`, and the request stays open. */
-  "mcp.elicitation.respond": method<
-    { requestId: string; action: McpElicitationAction; content?: Record<string, unknown> },
-    EmptyParams
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["requestId", "action"],
-    properties: {
+  "mcp.elicitation.respond": method(
+    params({
       requestId: requestIdParam,
-      action: { enum: ["accept", "decline", "cancel"] },
-      content: { type: "object" },
-    },
-  }),
+      action: Enum(["accept", "decline", "cancel"]),
+      content: Type.Optional(AnyObject()),
+    }),
+  ).returns<EmptyParams>(),
   /** Requests waiting for an answer (approvals of one session when `sessionId` is given). */
-  "mcp.pending": method<{ sessionId?: string }, McpPendingRequests>({
-    type: "object",
-    additionalProperties: false,
-    properties: { sessionId: { type: "string", minLength: 1, maxLength: 128 } },
-  }),
-  "mcp.resources": method<
-    { id: string },
-    { resources: McpResourceView[]; templates: McpResourceTemplateView[] }
-  >(idOnly),
-  "mcp.readResource": method<{ id: string; uri: string }, { contents: McpResourceContents[] }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "uri"],
-    properties: { id: serverIdParam, uri: { type: "string", minLength: 1, maxLength: 8192 } },
-  }),
-  "mcp.prompts": method<{ id: string }, { prompts: McpPromptView[] }>(idOnly),
-  "mcp.getPrompt": method<
-    { id: string; name: string; arguments?: Record<string, string> },
-    { description?: string; messages: McpPromptMessage[] }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "name"],
-    properties: {
+  "mcp.pending": method(
+    params({ sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
+  ).returns<McpPendingRequests>(),
+  "mcp.resources": method(idOnly).returns<{
+    resources: McpResourceView[];
+    templates: McpResourceTemplateView[];
+  }>(),
+  "mcp.readResource": method(
+    params({ id: serverIdParam, uri: Type.String({ minLength: 1, maxLength: 8192 }) }),
+  ).returns<{ contents: McpResourceContents[] }>(),
+  "mcp.prompts": method(idOnly).returns<{ prompts: McpPromptView[] }>(),
+  "mcp.getPrompt": method(
+    params({
       id: serverIdParam,
-      name: { type: "string", minLength: 1, maxLength: 256 },
-      arguments: { type: "object", additionalProperties: { type: "string", maxLength: 65536 } },
-    },
-  }),
+      name: Type.String({ minLength: 1, maxLength: 256 }),
+      arguments: Type.Optional(MapOf(Type.String({ maxLength: 65536 }))),
+    }),
+  ).returns<{ description?: string; messages: McpPromptMessage[] }>(),
   /**
    * `completion/complete` suggestions for a prompt's argument or a resource template's variable
    * (`values` empty when the server offers none).
    */
-  "mcp.complete": method<
-    {
-      id: string;
-      ref: { type: "prompt"; name: string } | { type: "resource"; uri: string };
-      argument: { name: string; value: string };
-      context?: Record<string, string>;
-    },
-    { values: string[]; hasMore: boolean }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "ref", "argument"],
-    properties: {
+  "mcp.complete": method(
+    params({
       id: serverIdParam,
-      ref: {
-        type: "object",
-        required: ["type"],
-        properties: {
-          type: { enum: ["prompt", "resource"] },
-          name: { type: "string", maxLength: 256 },
-          uri: { type: "string", maxLength: 8192 },
-        },
-      },
-      argument: {
-        type: "object",
-        additionalProperties: false,
-        required: ["name", "value"],
-        properties: { name: { type: "string", maxLength: 256 }, value: { type: "string", maxLength: 8192 } },
-      },
-      context: { type: "object", additionalProperties: { type: "string", maxLength: 8192 } },
-    },
-  }),
+      // The schema lets `ref` name either field; the service reads the one its `type` says.
+      ref: narrowed(
+        Type.Object({
+          type: Enum(["prompt", "resource"]),
+          name: Type.Optional(Type.String({ maxLength: 256 })),
+          uri: Type.Optional(Type.String({ maxLength: 8192 })),
+        }),
+      ).to<McpCompletionRef>(),
+      argument: params({ name: Type.String({ maxLength: 256 }), value: Type.String({ maxLength: 8192 }) }),
+      context: Type.Optional(MapOf(Type.String({ maxLength: 8192 }))),
+    }),
+  ).returns<{ values: string[]; hasMore: boolean }>(),
   /** The tail of `logs/mcp/<id>.log` (at most 64 KB, redacted) for "View log". */
-  "mcp.log": method<{ id: string }, { text: string; truncated: boolean }>(idOnly),
+  "mcp.log": method(idOnly).returns<{ text: string; truncated: boolean }>(),
 };

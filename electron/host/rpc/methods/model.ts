@@ -1,4 +1,6 @@
-import { method, noParams, type EmptyParams } from "../define.js";
+import { Type } from "@sinclair/typebox";
+import { method, noParams } from "../define.js";
+import { Enum } from "../schema-builders.js";
 
 export const RESET_ALL_TASKS = "__reset__";
 
@@ -72,20 +74,20 @@ export type ModelSetResult =
   | { ok: true; scope: "main"; provider: string; model: string; stale_aux: StaleAuxSlot[] }
   | { ok: true; scope: "auxiliary"; tasks: AuxiliaryTaskRow[] };
 
-export const modelMethods = {
-  "model.auxiliary.list": method<EmptyParams, { tasks: AuxiliaryTaskRow[] }>(noParams),
-  "model.set": method<ModelSetParams, ModelSetResult>({
-    type: "object",
-    required: ["scope"],
-    properties: {
-      scope: { enum: ["main", "auxiliary"] },
-      task: { type: "string", minLength: 1, maxLength: 64 },
-      provider: { type: "string", minLength: 1, maxLength: 64 },
-      model: { type: "string", maxLength: 512 },
-      base_url: { type: "string", maxLength: 2048 },
-    },
+/**
+ * The wire shape all three take: a slot's route or the main model names provider and model;
+ * reset-all needs neither (the `if/then/else`, which `ModelSetParams` spells as a union).
+ */
+const modelSetParams = Type.Object(
+  {
+    scope: Enum(["main", "auxiliary"]),
+    task: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    provider: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    model: Type.Optional(Type.String({ maxLength: 512 })),
+    base_url: Type.Optional(Type.String({ maxLength: 2048 })),
+  },
+  {
     additionalProperties: false,
-    // A slot's route or the main model names provider and model; reset-all needs neither.
     if: {
       required: ["task"],
       properties: { scope: { const: "auxiliary" }, task: { const: RESET_ALL_TASKS } },
@@ -99,5 +101,10 @@ export const modelMethods = {
       if: { properties: { scope: { const: "auxiliary" } } },
       then: { required: ["task"] },
     },
-  }),
+  },
+);
+
+export const modelMethods = {
+  "model.auxiliary.list": method(noParams).returns<{ tasks: AuxiliaryTaskRow[] }>(),
+  "model.set": method(modelSetParams).narrowedTo<ModelSetParams>().returns<ModelSetResult>(),
 };

@@ -1,4 +1,5 @@
-import { method, noParams, type EmptyParams } from "../define.js";
+import { Type } from "@sinclair/typebox";
+import { method, noParams, params } from "../define.js";
 
 export type PluginStatus = "loading" | "loaded" | "failed" | "disabled";
 
@@ -69,65 +70,39 @@ export interface PluginCommandView {
   pluginId: string;
 }
 
-const pluginId = { type: "string", pattern: "^[a-z0-9_-]{1,64}$" };
+const pluginId = Type.String({ pattern: "^[a-z0-9_-]{1,64}$" });
 
 export const pluginMethods = {
-  "plugins.list": method<EmptyParams, { plugins: PluginView[] }>(noParams),
-  "plugins.setEnabled": method<{ id: string; enabled: boolean }, { plugin: PluginView }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "enabled"],
-    properties: { id: pluginId, enabled: { type: "boolean" } },
-  }),
-  "plugins.restart": method<{ id: string }, { plugin: PluginView }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["id"],
-    properties: { id: pluginId },
-  }),
-  "plugins.rescan": method<EmptyParams, { plugins: PluginView[] }>(noParams),
-  "plugins.commands": method<EmptyParams, { commands: PluginCommandView[] }>(noParams),
+  "plugins.list": method(noParams).returns<{ plugins: PluginView[] }>(),
+  "plugins.setEnabled": method(params({ id: pluginId, enabled: Type.Boolean() })).returns<{
+    plugin: PluginView;
+  }>(),
+  "plugins.restart": method(params({ id: pluginId })).returns<{ plugin: PluginView }>(),
+  "plugins.rescan": method(noParams).returns<{ plugins: PluginView[] }>(),
+  "plugins.commands": method(noParams).returns<{ commands: PluginCommandView[] }>(),
   /** The consent screen's answer (docs/contract.md §7.2): the granted ids; an empty list declines. */
-  "plugins.consent": method<{ id: string; grant: string[] }, { plugin: PluginView }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "grant"],
-    properties: {
-      id: pluginId,
-      grant: { type: "array", maxItems: 16, items: { type: "string", maxLength: 64 } },
-    },
-  }),
+  "plugins.consent": method(
+    params({ id: pluginId, grant: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 16 }) }),
+  ).returns<{ plugin: PluginView }>(),
   /** Takes one grant back; the next call obeys. */
-  "plugins.revoke": method<{ id: string; capability: string }, { plugin: PluginView }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "capability"],
-    properties: { id: pluginId, capability: { type: "string", maxLength: 64 } },
-  }),
+  "plugins.revoke": method(params({ id: pluginId, capability: Type.String({ maxLength: 64 }) })).returns<{
+    plugin: PluginView;
+  }>(),
   /**
    * A per-frame capability for one plugin page (docs/contract.md §8, §11): the frame's page socket
    * (web mode) and page serving accept it; it is bound to this plugin and session, opens sockets
    * only until `expiresAt` (ms since the epoch), and is never the app's token.
    */
-  "plugins.pageSession": method<
-    { id: string; sessionId: string | null },
-    { token: string; expiresAt: number }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["id", "sessionId"],
-    properties: {
+  "plugins.pageSession": method(
+    params({
       id: pluginId,
-      sessionId: { anyOf: [{ type: "string", pattern: "^[A-Za-z0-9_.:-]{1,128}$" }, { type: "null" }] },
-    },
-  }),
+      sessionId: Type.Union([Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,128}$" }), Type.Null()]),
+    }),
+  ).returns<{ token: string; expiresAt: number }>(),
   /** Revokes a page token (its frame went away) and closes the sockets opened with it. */
-  "plugins.pageSessionEnd": method<{ token: string }, { ended: boolean }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["token"],
-    properties: { token: { type: "string", maxLength: 64 } },
-  }),
+  "plugins.pageSessionEnd": method(params({ token: Type.String({ maxLength: 64 }) })).returns<{
+    ended: boolean;
+  }>(),
   /** Creates `<home>/plugins` when missing; `opened` is false where the platform cannot open it (web mode). */
-  "plugins.openFolder": method<EmptyParams, { path: string; opened: boolean }>(noParams),
+  "plugins.openFolder": method(noParams).returns<{ path: string; opened: boolean }>(),
 };

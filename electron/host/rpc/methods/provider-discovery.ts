@@ -1,5 +1,5 @@
 /** `providers.discover` (docs/contract.md §6.1.1): local model servers found on this machine. */
-import { method, noParams, type EmptyParams } from "../define.js";
+import { method, noParams } from "../define.js";
 
 export const LOCAL_SERVER_KINDS = ["ollama", "lmstudio", "llamacpp", "vllm", "jan"] as const;
 export type LocalServerKind = (typeof LOCAL_SERVER_KINDS)[number];
@@ -28,5 +28,5 @@ export interface DiscoveredServer {
 
 export const providerDiscoveryMethods = {
   /** Probes only; adding a server found is `providers.save` with no key. */
-  "providers.discover": method<EmptyParams, { servers: DiscoveredServer[] }>(noParams),
+  "providers.discover": method(noParams).returns<{ servers: DiscoveredServer[] }>(),
 };

@@ -3,7 +3,9 @@
  * (`status`, `turnId`, `meta`, `seq`, `snippet`) and the methods after `session.usage` are the
  * app's own. Times are epoch milliseconds everywhere in the session API.
  */
-import { method, type EmptyParams } from "../define.js";
+import { Type, type Static } from "@sinclair/typebox";
+import { method, params, type EmptyParams } from "../define.js";
+import { StringEnum } from "../schema-builders.js";
 import { BUSY_INPUT_MODES, type BusyInputMode } from "../../config/config-schema.js";
 
 /** What a message may carry (docs/contract.md §9.1); the composer checks these first, the host for sure. */
@@ -12,7 +14,13 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_IMAGES_PER_MESSAGE = 4;
 
 /** An image attached to a message, as a client sends it. */
-export type SessionImageInput = { mimeType: string; data: string; name?: string };
+const sessionImageInput = params({
+  mimeType: Type.String({ maxLength: 100 }),
+  // Base64 of at most ~5 MB plus slack; the host gives the exact size refusal.
+  data: Type.String({ maxLength: 8 * 1024 * 1024 }),
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+export type SessionImageInput = Static<typeof sessionImageInput>;
 
 /** A transcript message as clients see it. */
 export type MessageView = {
@@ -73,142 +81,78 @@ export interface SessionUsageRow {
   costUsd: number | null;
 }
 
-const sessionId = { type: "string", minLength: 1, maxLength: 200 } as const;
-const onlySession = {
-  type: "object",
-  additionalProperties: false,
-  required: ["sessionId"],
-  properties: { sessionId },
-} as const;
+const sessionId = Type.String({ minLength: 1, maxLength: 200 });
+const onlySession = params({ sessionId });
 
 export const sessionMethods = {
-  "session.create": method<{ title?: string }, { sessionId: string }>({
-    type: "object",
-    additionalProperties: false,
-    properties: { title: { type: "string", maxLength: 500 } },
-  }),
-  "session.list": method<{ query?: string }, { sessions: SessionListItem[] }>({
-    type: "object",
-    additionalProperties: false,
-    properties: { query: { type: "string", maxLength: 1000 } },
-  }),
-  "session.messages": method<{ sessionId: string }, { messages: MessageView[] }>(onlySession),
-  "session.send": method<
-    {
-      sessionId: string;
+  "session.create": method(params({ title: Type.Optional(Type.String({ maxLength: 500 })) })).returns<{
+    sessionId: string;
+  }>(),
+  "session.list": method(params({ query: Type.Optional(Type.String({ maxLength: 1000 })) })).returns<{
+    sessions: SessionListItem[];
+  }>(),
+  "session.messages": method(onlySession).returns<{ messages: MessageView[] }>(),
+  "session.send": method(
+    params({
+      sessionId,
       /** May be empty when images go with the message. */
-      text: string;
-      mode?: SessionSendMode;
+      text: Type.String({ maxLength: 1_000_000 }),
+      mode: Type.Optional(StringEnum(BUSY_INPUT_MODES)),
       /** PNG, JPEG, WebP or GIF, base64 (docs/contract.md §9.1); checked by their bytes in the host. */
-      images?: SessionImageInput[];
-    },
-    {
-      turnId: string;
-      disposition: "started" | "queued" | "steered" | "redirected";
-      /** Set when the text ran a plugin's slash command: no chat turn runs, the reply comes as a message. */
-      command?: string;
-    }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "text"],
-    properties: {
-      sessionId,
-      text: { type: "string", maxLength: 1_000_000 },
-      mode: { type: "string", enum: [...BUSY_INPUT_MODES] },
-      images: {
-        type: "array",
-        maxItems: 8,
-        items: {
-          type: "object",
-          additionalProperties: false,
-          required: ["mimeType", "data"],
-          properties: {
-            mimeType: { type: "string", maxLength: 100 },
-            // Base64 of at most ~5 MB plus slack; the host gives the exact size refusal.
-            data: { type: "string", maxLength: 8 * 1024 * 1024 },
-            name: { type: "string", maxLength: 1000 },
-          },
-        },
-      },
-    },
-  }),
-  "session.stop": method<{ sessionId: string }, EmptyParams>(onlySession),
-  "session.delete": method<{ sessionId: string }, EmptyParams>(onlySession),
-  "session.usage": method<{ sessionId: string }, { rows: SessionUsageRow[] }>(onlySession),
-  "session.get": method<{ sessionId: string }, SessionDetails>(onlySession),
-  "session.rename": method<{ sessionId: string; title: string }, EmptyParams>({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "title"],
-    properties: { sessionId, title: { type: "string", minLength: 1, maxLength: 500 } },
-  }),
-  "session.regenerate": method<{ sessionId: string }, { turnId: string }>(onlySession),
+      images: Type.Optional(Type.Array(sessionImageInput, { maxItems: 8 })),
+    }),
+  ).returns<{
+    turnId: string;
+    disposition: "started" | "queued" | "steered" | "redirected";
+    /** Set when the text ran a plugin's slash command: no chat turn runs, the reply comes as a message. */
+    command?: string;
+  }>(),
+  "session.stop": method(onlySession).returns<EmptyParams>(),
+  "session.delete": method(onlySession).returns<EmptyParams>(),
+  "session.usage": method(onlySession).returns<{ rows: SessionUsageRow[] }>(),
+  "session.get": method(onlySession).returns<SessionDetails>(),
+  "session.rename": method(
+    params({ sessionId, title: Type.String({ minLength: 1, maxLength: 500 }) }),
+  ).returns<EmptyParams>(),
+  "session.regenerate": method(onlySession).returns<{ turnId: string }>(),
   /** Pins a chat to the top of the list (`pinned: false` unpins it). */
-  "session.pin": method<{ sessionId: string; pinned: boolean }, EmptyParams>({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "pinned"],
-    properties: { sessionId, pinned: { type: "boolean" } },
-  }),
+  "session.pin": method(params({ sessionId, pinned: Type.Boolean() })).returns<EmptyParams>(),
   /** Switches the chat's model from the next reply on; the transcript records the switch. */
-  "session.setModel": method<
-    { sessionId: string; provider: string; model: string },
-    { model: { provider: string; model: string } }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "provider", "model"],
-    properties: {
+  "session.setModel": method(
+    params({
       sessionId,
-      provider: { type: "string", minLength: 1, maxLength: 64 },
-      model: { type: "string", minLength: 1, maxLength: 300 },
-    },
-  }),
+      provider: Type.String({ minLength: 1, maxLength: 64 }),
+      model: Type.String({ minLength: 1, maxLength: 300 }),
+    }),
+  ).returns<{ model: { provider: string; model: string } }>(),
   /** Replaces a sent message (and what followed it) with edited text and answers it; the old version stays. */
-  "session.edit": method<{ sessionId: string; messageId: string; text: string }, { turnId: string }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "messageId", "text"],
-    properties: {
+  "session.edit": method(
+    params({
       sessionId,
-      messageId: { type: "string", minLength: 1, maxLength: 200 },
-      text: { type: "string", minLength: 1, maxLength: 1_000_000 },
-    },
-  }),
+      messageId: Type.String({ minLength: 1, maxLength: 200 }),
+      text: Type.String({ minLength: 1, maxLength: 1_000_000 }),
+    }),
+  ).returns<{ turnId: string }>(),
   /** Shows another version of an edited message (`meta.branch.group`), putting the current one aside. */
-  "session.switchVersion": method<{ sessionId: string; group: string; version: number }, EmptyParams>({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "group", "version"],
-    properties: {
+  "session.switchVersion": method(
+    params({
       sessionId,
-      group: { type: "string", minLength: 1, maxLength: 200 },
-      version: { type: "integer", minimum: 1 },
-    },
-  }),
+      group: Type.String({ minLength: 1, maxLength: 200 }),
+      version: Type.Integer({ minimum: 1 }),
+    }),
+  ).returns<EmptyParams>(),
   /** The chat as a file: Markdown, or JSON with its usage (what `session.import` reads). */
-  "session.export": method<
-    { sessionId: string; format: "markdown" | "json" },
-    { filename: string; mimeType: string; content: string }
-  >({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "format"],
-    properties: { sessionId, format: { type: "string", enum: ["markdown", "json"] } },
-  }),
+  "session.export": method(params({ sessionId, format: StringEnum(["markdown", "json"]) })).returns<{
+    filename: string;
+    mimeType: string;
+    content: string;
+  }>(),
   /** A JSON export (its text) as a new chat. */
-  "session.import": method<{ content: string }, { sessionId: string }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["content"],
-    properties: { content: { type: "string", minLength: 1, maxLength: 20_000_000 } },
-  }),
+  "session.import": method(
+    params({ content: Type.String({ minLength: 1, maxLength: 20_000_000 }) }),
+  ).returns<{ sessionId: string }>(),
   /** The chat's own system prompt; "" removes it. */
-  "session.setSystemPrompt": method<{ sessionId: string; prompt: string }, { systemPrompt: string }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["sessionId", "prompt"],
-    properties: { sessionId, prompt: { type: "string", maxLength: 20_000 } },
-  }),
+  "session.setSystemPrompt": method(
+    params({ sessionId, prompt: Type.String({ maxLength: 20_000 }) }),
+  ).returns<{ systemPrompt: string }>(),
 };

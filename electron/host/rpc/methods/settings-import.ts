@@ -1,5 +1,6 @@
 /** `settings.import.*` (docs/contract.md §3.1): bringing an existing Hermes set-up over. */
-import { method, noParams, type EmptyParams } from "../define.js";
+import { Type } from "@sinclair/typebox";
+import { method, noParams, params } from "../define.js";
 
 export interface ImportPreview {
   /** The Hermes config.yaml read. */
@@ -14,28 +15,17 @@ export interface ImportPreview {
   notImported: { key: string; reason: string }[];
 }
 
-const fromProperty = { type: "string", minLength: 1, maxLength: 4096 };
+const fromProperty = Type.String({ minLength: 1, maxLength: 4096 });
 
 export const settingsImportMethods = {
   /** Whether a Hermes config is where the import looks by default (first-run offer), and whether an import can be undone. */
-  "settings.import.detect": method<EmptyParams, { source: string | null; canRestore: boolean }>(noParams),
-  "settings.import.preview": method<{ from?: string }, ImportPreview>({
-    type: "object",
-    additionalProperties: false,
-    properties: { from: fromProperty },
-  }),
-  "settings.import.apply": method<{ from?: string; keys: string[] }, { ok: true; backup: string }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["keys"],
-    properties: {
-      from: fromProperty,
-      keys: {
-        type: "array",
-        maxItems: 200,
-        items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,127}$" },
-      },
-    },
-  }),
-  "settings.import.undo": method<EmptyParams, { ok: true }>(noParams),
+  "settings.import.detect": method(noParams).returns<{ source: string | null; canRestore: boolean }>(),
+  "settings.import.preview": method(params({ from: Type.Optional(fromProperty) })).returns<ImportPreview>(),
+  "settings.import.apply": method(
+    params({
+      from: Type.Optional(fromProperty),
+      keys: Type.Array(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,127}$" }), { maxItems: 200 }),
+    }),
+  ).returns<{ ok: true; backup: string }>(),
+  "settings.import.undo": method(noParams).returns<{ ok: true }>(),
 };

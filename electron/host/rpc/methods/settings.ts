@@ -3,8 +3,9 @@
  * a key is a known dotted path of the document, a value that path's type. At run time the host
  * validates every write against the JSON Schema, so a key typed here and its check never differ.
  */
-import type { Settings, SettingsDocument } from "../../config/config-schema.js";
-import { method, noParams, type EmptyParams } from "../define.js";
+import type { KnownSettingsDocument, Settings } from "../../config/config-schema.js";
+import { Type } from "@sinclair/typebox";
+import { method, noParams, params } from "../define.js";
 
 export {
   BUSY_INPUT_MODES,
@@ -21,8 +22,8 @@ export {
 /** `settings.get`'s answer: the effective settings (config.yaml with the defaults filled in; never a secret). */
 export type PublicSettings = Settings;
 
-/** The document's known keys: its `[unknownKey: string]` allowance is for hand-written extras. */
-type KnownDocument = { [K in keyof SettingsDocument as string extends K ? never : K]: SettingsDocument[K] };
+/** The document's known keys (its unknown top-level keys are for hand-written extras). */
+type KnownDocument = KnownSettingsDocument;
 
 type Leaf = string | number | boolean | null | readonly unknown[];
 type Level = [never, 0, 1, 2, 3, 4, 5];
@@ -69,17 +70,17 @@ export interface SettingsSetParams<K extends SettingKey = SettingKey> {
 }
 
 export const settingsMethods = {
-  "settings.get": method<EmptyParams, PublicSettings>(noParams),
-  "settings.set": method<SettingsSetParams, { ok: true }>({
-    type: "object",
-    additionalProperties: false,
-    required: ["key", "value"],
-    properties: {
-      key: { type: "string", pattern: "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", maxLength: 256 },
-      value: {},
-      base: {},
-    },
-  }),
+  "settings.get": method(noParams).returns<PublicSettings>(),
+  // The schema checks the key's form; the value is checked against the settings schema by the host.
+  "settings.set": method(
+    params({
+      key: Type.String({ pattern: "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", maxLength: 256 }),
+      value: Type.Unknown(),
+      base: Type.Optional(Type.Unknown()),
+    }),
+  )
+    .narrowedTo<SettingsSetParams>()
+    .returns<{ ok: true }>(),
 };
 
 /** The smallest context window a model setting may name; the form's minimum is the schema's. */
