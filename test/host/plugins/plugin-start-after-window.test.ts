@@ -6,9 +6,11 @@
  * rather than answering an empty list.
  */
 import fs from "node:fs";
+import { getPriority } from "node:os";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { createHost, type Host } from "../../../electron/host/create-host.js";
+import { PLUGIN_HOST_PRIORITY } from "../../../electron/host/plugins/runtime/plugin-host-priority.js";
 import { createKeytarVault } from "../../../electron/host/secrets/vault.js";
 import { tempHome, waitFor } from "../support/temp-home.js";
 
@@ -79,7 +81,10 @@ it("starts no plugin before the window is interactive; the window's first data d
   expect(
     (await call<{ commands: { name: string }[] }>(host, "plugins.commands")).commands.map((c) => c.name),
   ).toEqual(["greet"]);
-  expect(await host.plugins.pluginHostPid()).toEqual(expect.any(Number));
+  const pid = await host.plugins.pluginHostPid();
+  expect(pid).toEqual(expect.any(Number));
+  // Its start-up yields the cores to the window and the chat turn.
+  expect(getPriority(pid)).toBe(PLUGIN_HOST_PRIORITY);
 });
 
 it("a call that acts on plugins (a script enabling one) opens the gate at once; reading them does not", async () => {
