@@ -72,12 +72,10 @@ import type { Vault } from "./secrets/vault.js";
  */
 const KEYCHAIN_PROBE_WAIT_MS = 2_000;
 
-/** With `pluginStart: "after-window"`, plugins start this long after the host at the latest. */
-export const PLUGIN_START_MAX_WAIT_MS = 1_500;
 /**
- * MCP servers start by then when no window has said it is interactive (a web host with no page
- * open): well past a slow window's start (12 s measured on a loaded machine), which they must not
- * compete with.
+ * What waits for a window to be interactive (plugins with `pluginStart: "after-window"`, MCP
+ * servers) starts by then when no window has said so (a web host with no page open): well past a
+ * slow window's start (12 s measured on a loaded machine), which they must not compete with.
  */
 export const INTERACTIVE_FALLBACK_MS = 30_000;
 
@@ -110,13 +108,14 @@ export interface HostOptions {
   storeDamage?: string | null;
   /**
    * When plugins start (the plugin host, and a worker each): at once by default; `after-window`
-   * waits for the window's first data (its first `session.list` answered) or
-   * `PLUGIN_START_MAX_WAIT_MS`, so their start-up never competes with the window's. The apps pass it.
+   * waits for the window to be interactive (`host.interactive`, or `interactiveFallbackMs`), the
+   * same start gate as MCP servers', so their start-up never competes with the window's. The apps
+   * pass it.
    */
   pluginStart?: "at-once" | "after-window";
   /** Opens a web page in the system browser (desktop: Electron's shell.openExternal); web mode shows links instead. */
   openExternal?: (url: string) => Promise<void>;
-  /** How long MCP servers wait for a window to say it is interactive (tests shorten it). */
+  /** How long the start gate waits for a window to say it is interactive (tests shorten it). */
   interactiveFallbackMs?: number;
   /** MCP servers: a fixed PATH lookup, short restart delays and a short sign-in timeout, for tests. */
   mcp?: { pathValue?: () => Promise<string>; backoffStartMs?: number; signInTimeoutMs?: number };
@@ -367,13 +366,13 @@ export function createHost(options: HostOptions): Host {
     log,
   });
   sessionAccess.sessions = sessions;
-  // Plugins start at once, or once the window has its first data (`pluginStart`).
-  let pluginStartTimer: ReturnType<typeof setTimeout> | undefined;
+  // The start gate: what must not compete with a window's start (plugins with `after-window`, MCP
+  // servers) waits until the window says it is interactive, or the fallback when none does.
+  const interactive = new InteractiveGate(options.interactiveFallbackMs ?? INTERACTIVE_FALLBACK_MS);
   let pluginsStarting = false;
   const startPlugins = (): void => {
     if (pluginsStarting) return;
     pluginsStarting = true;
-    clearTimeout(pluginStartTimer);
     // Enabled plugins are about to load: their plugin host and workers start now, beside the rest.
     const expectedWorkers = expectedDefaultWorkers(settings);
     if (expectedWorkers > 0) pluginRuntime.warm({ count: expectedWorkers, heapMb: DEFAULT_HEAP_MB });
@@ -381,8 +380,7 @@ export function createHost(options: HostOptions): Host {
   };
   if (options.pluginStart === "after-window") {
     plugins.startLater();
-    pluginStartTimer = setTimeout(startPlugins, PLUGIN_START_MAX_WAIT_MS);
-    pluginStartTimer.unref?.();
+    interactive.whenInteractive(startPlugins);
   } else {
     startPlugins();
   }
@@ -405,7 +403,6 @@ export function createHost(options: HostOptions): Host {
 
   const pageSessions = options.pageSessions ?? new PageSessions(clock);
   const sessionTable = sessionHandlers(sessions);
-  const interactive = new InteractiveGate(options.interactiveFallbackMs ?? INTERACTIVE_FALLBACK_MS);
   const handlers: HandlerTable = {
     "host.interactive": async () => {
       interactive.open();
@@ -456,15 +453,15 @@ export function createHost(options: HostOptions): Host {
     "providers.discover": () => discovery.discover(),
     "model.auxiliary.list": async () => model.auxiliaryList(),
     "model.set": (params) => model.set(params),
-    ...pluginHandlers(plugins, consent, options.openFolder),
-    ...pageSessionHandlers(pageSessions, plugins),
+    // Acting on plugins (a change, a page, a plugin's own method) wants them now: it opens the gate.
+    ...pluginHandlers(plugins, consent, options.openFolder, () => interactive.open()),
+    ...pageSessionHandlers(pageSessions, {
+      ready: () => plugins.ready(),
+      startNow: () => interactive.open(),
+      isLoaded: (id) => plugins.isLoaded(id),
+      pageSite: (id) => plugins.pageSite(id),
+    }),
     ...sessionTable,
-    // The window's first data is its list of chats: once that is answered, plugins may start.
-    "session.list": async (params, ctx) => {
-      const answer = await sessionTable["session.list"](params, ctx);
-      if (!pluginsStarting) setImmediate(startPlugins);
-      return answer;
-    },
     ...mcpHandlers(mcp),
   };
 
@@ -477,6 +474,7 @@ export function createHost(options: HostOptions): Host {
       }),
     (text) => redactor.redact(text, { force: true }),
     async (method, params) => {
+      interactive.open();
       await plugins.ready();
       return pluginRpc.call(method, params);
     },
@@ -516,9 +514,7 @@ export function createHost(options: HostOptions): Host {
     backups,
     async close() {
       warmUp.cancel();
-      clearTimeout(pluginStartTimer);
-      pluginsStarting = true; // none after this
-      interactive.cancel();
+      interactive.cancel(); // neither plugins nor MCP servers start after this
       idleTasks.stop(); // no new idle run once the host is stopping
       backups.stop();
       await backups.settled();

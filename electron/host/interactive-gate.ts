@@ -1,8 +1,10 @@
 /**
- * Work that waits for a window to be interactive (docs/contract.md §13.2: MCP servers start after
- * the window is interactive, never competing with its start). The renderer says so with
- * `host.interactive` once its chat input is usable and the session list loaded; a host no window
- * reaches by `fallbackMs` (a web host whose page is not open yet) starts the work then.
+ * The host's one start gate: work that waits for a window to be interactive, never competing with
+ * its start — the plugins (the apps' `pluginStart: "after-window"`) and MCP servers
+ * (docs/contract.md §13.2). The renderer says so with
+ * `host.interactive` once its chat input is usable and the session list loaded; a call that acts
+ * on plugins opens it too (it wants them now); a host no window reaches by `fallbackMs` (a web
+ * host whose page is not open yet) starts the work then.
  */
 export class InteractiveGate {
   private readonly waiting: (() => void)[] = [];

@@ -35,6 +35,8 @@ async function measure(home, plugins) {
   try {
     const host = await connectHost(await url);
     try {
+      // As a window does once it is usable: plugins start at this gate (30 s without it).
+      await host.call("host.interactive");
       await pluginsRegistered(host.call, plugins);
       // The store is open and its chats listed, as the app's first screen has them.
       const { sessions } = await host.call("session.list");

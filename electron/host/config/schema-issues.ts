@@ -1,18 +1,14 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import type { DocumentIssue } from "./config-errors.js";
-import { settingsSchema } from "./config-schema.js";
 import { findSecretsUnderProviders } from "./secret-guard.js";
+import { compileSettingsValidator } from "./settings-validator.js";
 
 export type { DocumentIssue };
 
-// Our own ajv instance (not conf's) so messages and recovery stay ours. `verbose` gives each
-// error its schema, whose `description` becomes the "must be …" phrase.
-// Compiled on first use, not at start-up: a first launch (no config.yaml) never needs it.
+// Made on first use, not at start-up: a first launch (no config.yaml) never needs it.
 let validator: ValidateFunction | null = null;
 export function settingsValidator(): ValidateFunction {
-  validator ??= new Ajv({ allErrors: true, strict: true, verbose: true, validateSchema: false }).compile(
-    settingsSchema,
-  );
+  validator ??= compileSettingsValidator();
   return validator;
 }
 

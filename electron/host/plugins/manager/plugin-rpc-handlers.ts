@@ -17,18 +17,27 @@ type PluginMethod =
 /** Opens a folder in the OS file manager; the desktop shell passes Electron's `shell.openPath`. */
 export type OpenFolder = (path: string) => Promise<boolean>;
 
+/**
+ * `startNow`: a call that acts on plugins wants them started now, past the host's start gate (a
+ * window's first screen only reads the list and the commands, which wait for the gate).
+ */
 export function pluginHandlers(
   manager: PluginManager,
   consent: ConsentService,
   openFolder?: OpenFolder,
+  startNow: () => void = () => undefined,
 ): { [M in PluginMethod]: Handler<M> } {
+  const acting = (): Promise<void> => {
+    startNow();
+    return manager.ready();
+  };
   return {
     "plugins.consent": async ({ id, grant }) => {
-      await manager.ready();
+      await acting();
       return { plugin: consent.consent(id, grant) };
     },
     "plugins.revoke": async ({ id, capability }) => {
-      await manager.ready();
+      await acting();
       return { plugin: consent.revoke(id, capability) };
     },
     "plugins.list": async () => {
@@ -36,15 +45,15 @@ export function pluginHandlers(
       return { plugins: manager.list() };
     },
     "plugins.setEnabled": async ({ id, enabled }) => {
-      await manager.ready();
+      await acting();
       return { plugin: await manager.setEnabled(id, enabled) };
     },
     "plugins.restart": async ({ id }) => {
-      await manager.ready();
+      await acting();
       return { plugin: await manager.restart(id) };
     },
     "plugins.rescan": async () => {
-      await manager.ready();
+      await acting();
       return { plugins: await manager.rescan() };
     },
     "plugins.commands": async () => {

@@ -5,6 +5,8 @@ import type { PageSessions } from "./page-sessions.js";
 
 export interface PagePlugins {
   ready(): Promise<void>;
+  /** Starts the plugins now, past the host's start gate: a page is being shown. */
+  startNow(): void;
   isLoaded(pluginId: string): boolean;
   /** Whether the plugin declares pages (null when it has none or is not enabled). */
   pageSite(pluginId: string): unknown;
@@ -19,6 +21,7 @@ export function pageSessionHandlers(
 } {
   return {
     "plugins.pageSession": async ({ id, sessionId }, ctx) => {
+      plugins.startNow();
       await plugins.ready();
       if (!plugins.isLoaded(id) || !plugins.pageSite(id)) {
         throw new RpcError(

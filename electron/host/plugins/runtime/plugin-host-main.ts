@@ -14,6 +14,7 @@ import type { Frame, FromPluginHost, ToPluginHost, WorkerBoot, WorkerInit } from
 import { ringDoorbell } from "./doorbell.js";
 import { workerPermissionFlags } from "./permission-flags.js";
 import { parsePluginHostArgs, type PluginHostArgs } from "./plugin-host-args.js";
+import { lowerOwnPriority } from "./plugin-host-priority.js";
 import {
   CHANNEL_FD,
   CHANNEL_KEY_ENV,
@@ -72,6 +73,8 @@ if (
  * working directory is this process's own code folder, which every worker may read anyway.
  */
 const workerExecArgv = workerPermissionFlags(launch.grants);
+// Before any worker exists, so every worker thread inherits it.
+lowerOwnPriority((line) => process.stderr.write(`${line}\n`));
 try {
   process.chdir(path.dirname(fileURLToPath(workerFile)));
 } catch (error) {
