@@ -83,7 +83,6 @@ export const plan = [
           "compaction.ts",
           "image-description.ts",
           "title-generator.ts",
-          "image-attachments.ts",
         ],
       },
       input: {
@@ -346,6 +345,119 @@ export const plan = [
           "theme-sync.tsx",
           "first-screen.ts",
         ],
+      },
+    },
+  },
+  {
+    folder: "electron/host/mcp",
+    stays: [
+      "mcp-host.ts",
+      "mcp-rpc.ts",
+      "mcp-service.ts",
+      "mcp-import.ts",
+      "mcp-secrets.ts",
+      "server-config.ts",
+    ],
+    owns: "MCP servers and their tools in chats (docs/contract.md §13): `mcp-host.ts` wires it once, `mcp-service.ts` is what the `mcp.*` methods do, `mcp-rpc.ts` their handlers; `server-config.ts` (one `mcp_servers` block) and `mcp-secrets.ts` (the keychain) are what every room reads.",
+    mayImport:
+      "Any layer below mcp in scripts/architecture/layers.mjs (sessions, plugins, llm, config, secrets, events, the contract); never createHost or the shell.",
+    rooms: {
+      connections: {
+        owns: "Each configured server's connection: started over stdio or HTTP with its command found and its environment and PATH set, restarted, its log, what it may ask the app, a failed start in words that say what to fix.",
+        files: [
+          "mcp-manager.ts",
+          "server-connection.ts",
+          "server-requests.ts",
+          "server-env.ts",
+          "shell-path.ts",
+          "command-lookup.ts",
+          "connect-errors.ts",
+          "server-log.ts",
+        ],
+      },
+      tools: {
+        owns: "MCP tools in a chat turn: the names the model sees, the arguments checked, the call and its result as the model reads it, the helper tools for resources and prompts.",
+        files: ["chat-tools.ts", "tool-names.ts", "tool-result.ts", "helper-tools.ts"],
+      },
+      requests: {
+        owns: "What waits on the person: tool approvals, a server's sampling and elicitation requests.",
+        files: ["pending-requests.ts", "sampling.ts", "elicitation.ts"],
+      },
+      oauth: {
+        owns: "OAuth sign-in for HTTP servers: the loopback redirect, the SDK's provider, the sign-in itself, tokens in the keychain.",
+        files: ["oauth-sign-in.ts", "oauth-callback.ts", "oauth-provider.ts", "oauth-store.ts"],
+      },
+    },
+  },
+  {
+    folder: "electron/host/plugins/runtime",
+    // The two entries stay at the root beside the file that finds them by name
+    // (plugin-host-bundle.ts joins paths, scripts/build-bundles.mjs reads `<name>-main.ts` here).
+    stays: [
+      "plugin-runtime.ts",
+      "boundary.ts",
+      "endpoint.ts",
+      "errors.ts",
+      "crash-policy.ts",
+      "plugin-fault-advice.ts",
+      "plugin-host-bundle.ts",
+      "plugin-host-main.ts",
+      "plugin-worker-main.ts",
+    ],
+    owns: "The plugin host process and one worker per plugin in it (docs/contract.md §5.4): `plugin-runtime.ts` starts it on first use, `boundary.ts` is the table of every call that crosses, `endpoint.ts` one side of a channel; `plugin-host-main.ts` and `plugin-worker-main.ts` are the entries the build bundles.",
+    mayImport:
+      "plugins/sdk, the plugins layer's other rooms and the layers below it (models, config, secrets, logging, the contract, the clock); the code under `in-worker/` and the two entries run in the plugin host, so they import only the SDK, the boundary and the channel.",
+    rooms: {
+      launch: {
+        owns: "Starting the plugin host process under Node's permission model: its command line, the paths it may touch, the permission flags.",
+        files: ["plugin-host-process.ts", "plugin-host-args.ts", "runtime-paths.ts", "permission-flags.ts"],
+      },
+      channel: {
+        owns: "The pipe between the host and the plugin host: sealed, its message codec, the doorbell a worker waits on for a synchronous answer.",
+        files: ["sealed-channel.ts", "wire-codec.ts", "doorbell.ts"],
+      },
+      "host-half": {
+        owns: "The host's side of one plugin's worker: the handle with deadlines and faults, the launch wired to the host's services, the handler of each `ctx` call.",
+        files: ["worker-session.ts", "worker-launch.ts", "ctx-host.ts"],
+      },
+      "in-worker": {
+        owns: "What runs inside a plugin's worker: `ctx` as the plugin sees it, `ctx.forkSession`, the check that the permission model confines it, loading the plugin's main module.",
+        files: ["worker-ctx.ts", "worker-fork.ts", "worker-confinement.ts", "plugin-module.ts"],
+      },
+    },
+  },
+  {
+    folder: "electron/host/sessions/store",
+    stays: [
+      "types.ts",
+      "session-errors.ts",
+      "session-store-error.ts",
+      "store-file.ts",
+      "migrations.ts",
+      "open-database.ts",
+    ],
+    owns: "The SQLite store's parts: the file, its schema and migrations, the shapes it reads and writes and its errors at the root; the tables, the pending log and the text index's words in rooms. `../session-store.ts` puts them together with search.",
+    mayImport:
+      "The layers below sessions (config, llm, the contract, the clock) and nothing else of sessions/: every other room of sessions imports the store, never the other way.",
+    rooms: {
+      tables: {
+        owns: "The session, message and chunk tables, message keys, the usage ledger, what a new session freezes from the settings.",
+        files: [
+          "session-table.ts",
+          "message-table.ts",
+          "message-chunks.ts",
+          "message-key.ts",
+          "usage-ledger.ts",
+          "session-snapshot.ts",
+        ],
+      },
+      pending: {
+        owns: "The person's messages that are durable but not in the store yet: the log file and its wiring into the store.",
+        files: ["pending-log.ts", "logged-messages.ts"],
+      },
+      text: {
+        owns: "Text for the search index: the word list for prefixes, Markdown as the words a person reads.",
+        files: ["search-terms.ts", "markdown-plain.ts"],
       },
     },
   },
