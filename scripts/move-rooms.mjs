@@ -10,6 +10,7 @@
 // kept otherwise (a room moved on an earlier run keeps the README written then).
 //
 //   node scripts/move-rooms.mjs --dry-run   what would move and which files would change
+//   node scripts/move-rooms.mjs --readmes   only the READMEs folders lack (of folders no move touches)
 //   node scripts/move-rooms.mjs             do it (needs a clean work tree), then check:
 //   npx tsc -p tsconfig.json --noEmit && npx tsc -p renderer/tsconfig.json --noEmit &&
 //   npx tsc -p test/renderer/tsconfig.json --noEmit && npx eslint . && npx prettier --check .
@@ -19,13 +20,14 @@ import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { buildGraph } from "./architecture/import-graph.mjs";
-import { plan } from "./rooms/plan.mjs";
+import { folders, plan } from "./rooms/plan.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
-const unknown = args.filter((a) => a !== "--dry-run");
-if (unknown.length) fail(`Unknown option ${unknown.join(" ")}: use --dry-run or nothing.`);
+const readmesOnly = args.includes("--readmes");
+const unknown = args.filter((a) => a !== "--dry-run" && a !== "--readmes");
+if (unknown.length) fail(`Unknown option ${unknown.join(" ")}: use --dry-run, --readmes or nothing.`);
 
 function fail(message) {
   console.error(message);
@@ -33,7 +35,7 @@ function fail(message) {
 }
 const git = (...a) => execFileSync("git", a, { cwd: root, encoding: "utf8" });
 
-if (!dryRun && git("status", "--porcelain").trim()) {
+if (!dryRun && !readmesOnly && git("status", "--porcelain").trim()) {
   fail("The work tree has changes: commit them first, so the move is one commit you can look at (or undo).");
 }
 
@@ -66,6 +68,8 @@ for (const folder of plan) {
   const staying = new Set(folder.stays ?? []);
   for (const f of here) if (!named.has(posix.basename(f)) && !staying.has(posix.basename(f))) stay.push(f);
 }
+// The folders no plan cuts get a README of the same shape.
+for (const f of folders) readmes.push({ dir: f.folder, spec: f, parent: null });
 for (const to of moves.values()) {
   if (existsSync(join(root, to)))
     fail(`${to} exists already: has the move been run? (git log) Nothing was changed.`);
@@ -216,14 +220,23 @@ function readmeFor({ dir, spec, parent }) {
   const own = parent
     ? inRoom.map(([from, to]) => [posix.basename(to), firstLine(from)])
     : tracked
-        .filter((f) => posix.dirname(f) === dir && /\.(ts|tsx)$/.test(f) && !moves.has(f))
+        .filter((f) => posix.dirname(f) === dir && /\.(ts|tsx|css)$/.test(f) && !moves.has(f))
         .map((f) => [posix.basename(f), firstLine(f)]);
+  // Its rooms: the plan's, and the sub-folders it has already.
   const rooms = parent
     ? []
-    : readmes
-        .filter((r) => r.parent === dir)
-        .map((r) => posix.relative(dir, r.dir))
-        .filter((r) => !r.startsWith(".."));
+    : [
+        ...new Set([
+          ...readmes.filter((r) => r.parent === dir).map((r) => posix.relative(dir, r.dir)),
+          ...tracked
+            .filter((f) => f.startsWith(`${dir}/`) && /\.(ts|tsx|css)$/.test(f))
+            .map((f) => posix.relative(dir, newPathOf(f)).split("/"))
+            .filter((parts) => parts.length > 1)
+            .map((parts) => parts[0]),
+        ]),
+      ]
+        .filter((r) => !r.startsWith(".."))
+        .sort();
   return [
     title,
     "",
@@ -262,6 +275,23 @@ if (stay.length)
   );
 if (dryRun) {
   for (const [from, to] of moves) console.log(`  ${from} → ${to}`);
+  process.exit(0);
+}
+
+if (readmesOnly) {
+  const missing = toWrite.filter((r) => !touched.has(r.dir));
+  for (const r of missing) writeFileSync(join(root, r.dir, "README.md"), readmeFor(r));
+  const written = missing.map((r) => `${r.dir}/README.md`);
+  if (written.length)
+    execFileSync(
+      join(root, "node_modules", ".bin", "prettier"),
+      ["--write", "--log-level=warn", ...written],
+      {
+        cwd: root,
+        stdio: "inherit",
+      },
+    );
+  console.log(`${written.length} READMEs written (no file moved):\n  ${written.join("\n  ")}`);
   process.exit(0);
 }
 

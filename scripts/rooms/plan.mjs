@@ -462,3 +462,130 @@ export const plan = [
     },
   },
 ];
+
+/**
+ * The folders that are not cut into rooms, described for their README (what it owns, what it may
+ * import). scripts/move-rooms.mjs writes a README for each that has none (`--readmes` writes only
+ * those, moving nothing).
+ */
+export const folders = [
+  {
+    folder: "electron",
+    owns: "The Electron shell and the web entry: the main process's start (`main.ts`), the preload, windows (placement, state, guards, security), single instance, updates, the `hermes-plugin://` protocol, launching the plugin host in a utility process; `web.ts` starts web mode.",
+    mayImport:
+      "Everything below it (`host/`, `web/`); it alone imports `electron` and `electron-store`. Nothing imports the shell.",
+  },
+  {
+    folder: "electron/web",
+    owns: "Web mode: the HTTP server and its WebSockets on 127.0.0.1, the launch token and the Origin check, the REST routes, static files, plugin pages' own sockets.",
+    mayImport: "`electron/host/` (createHost and the layers under it); never the shell or `electron`.",
+  },
+  {
+    folder: "electron/host",
+    owns: "The host: plain Node that never imports `electron`. At its root, `createHost` wiring the services, service errors mapped to RPC reasons, the warm-up, the event hub and activity, the clock, MIME types, the data home; each service in a room of its own.",
+    mayImport:
+      "Its own rooms by the layer order in scripts/architecture/layers.mjs (the root's files stand in the foundation, events and host layers); never the shell or the web entry.",
+  },
+  {
+    folder: "electron/host/providers",
+    owns: "The providers a person added: list, save (the key to the vault), remove, model lists, the fields a provider form shows.",
+    mayImport: "The layers below providers: models, llm, config, secrets, the contract.",
+  },
+  {
+    folder: "electron/host/providers/discovery",
+    owns: "Local model servers found by probing in parallel (Ollama, LM Studio, llama.cpp, vLLM, Jan).",
+    mayImport: "The layers below providers (the contract for the shapes it answers with).",
+  },
+  {
+    folder: "electron/host/config",
+    owns: "`config.yaml`: read, checked against the settings schema, written atomically, watched, repaired; the settings store every service reads; secrets kept out of it.",
+    mayImport: "The layers below config: secrets, logging, the contract, the foundation.",
+  },
+  {
+    folder: "electron/host/config/hermes-import",
+    owns: "A Hermes set-up read safely (its `config.yaml` and `.env`), previewed as a plan, imported, undone.",
+    mayImport: "config/ and the layers below it.",
+  },
+  {
+    folder: "electron/host/rpc",
+    owns: "The contract shared with the renderer: the method table and its param schemas, events and their topics, error reasons, frames, the router, and the words and lists both sides show (capability texts, provider presets, external links).",
+    mayImport:
+      "Nothing of the host outside `rpc/` (the renderer imports it), but the plugin SDK's types and the settings schema.",
+  },
+  {
+    folder: "electron/host/rpc/methods",
+    owns: "Each area's RPC methods: params type, result type and JSON Schema, joined in `../contract.ts`.",
+    mayImport: "The rest of `rpc/`, the plugin SDK's types and the settings schema.",
+  },
+  {
+    folder: "electron/host/llm",
+    owns: "The request engine: the route a request takes, the client per provider, streaming (SSE), fallback, usage, errors in words, one auxiliary call.",
+    mayImport: "The layers below llm: events, config, secrets, logging, the contract, the foundation.",
+  },
+  {
+    folder: "electron/host/logging",
+    owns: "`agent.log`: one line per event worth keeping, secrets redacted.",
+    mayImport: "The contract and the foundation.",
+  },
+  {
+    folder: "electron/host/models",
+    owns: "The main model, the auxiliary slots and their routes, stale pins, base URLs and private endpoints, what a model can do.",
+    mayImport: "The layers below models: llm, events, config, secrets, the contract.",
+  },
+  {
+    folder: "electron/host/secrets",
+    owns: "The vault (keytar, optional), the keychain's status, redaction of secrets in text and streams.",
+    mayImport: "Logging, the contract and the foundation.",
+  },
+  {
+    folder: "electron/host/plugins/idle",
+    owns: "Plugins' idle tasks: the scheduler that runs them when the person is away, their claims, options, status and views.",
+    mayImport: "The plugins layer's other rooms and the layers below it.",
+  },
+  {
+    folder: "electron/host/plugins/pages",
+    owns: "Plugin pages: the registry of `plugin.<id>.<method>` and its dispatch, page sessions and their tokens, the page site and its CSP, the page socket's rules, the bridge script, plugin events' checks.",
+    mayImport: "The plugins layer's other rooms and the layers below it.",
+  },
+  {
+    folder: "renderer/src",
+    owns: "The UI (React + zustand): it holds no secret and makes no model call, it shows state and sends intents. `main.tsx` mounts the app.",
+    mayImport:
+      "Only the contract (`electron/host/rpc/`) of the host; no Node built-in, `electron` or host package.",
+  },
+  {
+    folder: "renderer/src/api",
+    owns: "One typed client over two transports (Electron IPC, WebSocket), the launch token, RPC errors in words, the settings' typed calls.",
+    mayImport: "The contract only.",
+  },
+  {
+    folder: "renderer/src/chat/mcp",
+    owns: "MCP in a chat: approval, sampling and elicitation cards, a call's progress and its result's extras, resources to attach, prompts as slash commands.",
+    mayImport: "renderer/src/{api,stores,ui}, the chat's other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/styles",
+    owns: "The app's CSS: design tokens, base styles, one sheet per surface.",
+    mayImport: "Nothing (CSS imported by `main.tsx`).",
+  },
+  {
+    folder: "renderer/src/settings/auxiliary",
+    owns: "Settings → Models' auxiliary slots: the panel, a slot's row and editor, the words for a route, the stale-pin banner.",
+    mayImport: "renderer/src/{api,stores,ui}, the settings' other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/settings/mcp",
+    owns: "Settings → MCP: the server list, the server form and its dialogs, secrets, OAuth, the log, import from Claude Desktop.",
+    mayImport: "renderer/src/{api,stores,ui}, the settings' other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/settings/plugins",
+    owns: "Settings → Plugins: the list, a plugin's details, consent, idle tasks, the runtime's figures, the plugins folder.",
+    mayImport: "renderer/src/{api,stores,ui}, the settings' other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/plugins",
+    owns: "Plugin pages in the app: the page's frame, the nav to them, the bridge that relays a page's calls and events.",
+    mayImport: "renderer/src/{api,stores,ui} and the contract.",
+  },
+];
