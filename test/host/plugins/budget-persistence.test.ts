@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { BUDGET_FILE_NAME } from "../../../electron/host/plugins/budgets/budget-file.js";
 import { PluginBudgets } from "../../../electron/host/plugins/budgets/plugin-budget.js";
 import { tempHome } from "../support/temp-home.js";

@@ -9,7 +9,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import {
   PAGE_SOCKET_PROTOCOL,
   PAGE_TOKEN_PROTOCOL_PREFIX,
