@@ -461,6 +461,37 @@ export const plan = [
       },
     },
   },
+  {
+    folder: "electron/host/rpc",
+    stays: [
+      "contract.ts",
+      "define.ts",
+      "errors.ts",
+      "events.ts",
+      "frames.ts",
+      "router.ts",
+      "param-depth.ts",
+      "plugin-names.ts",
+      "web-token.ts",
+    ],
+    owns: "The contract shared with the renderer: the method table and its param schemas (`methods/`), events and their topics, error reasons, frames, the router, plugin method and event names; the rules and words both sides apply in `shared-rules/`.",
+    mayImport:
+      "Nothing of the host outside `rpc/` (the renderer imports it), but the plugin SDK's types and the settings schema.",
+    rooms: {
+      "shared-rules": {
+        owns: "Rules and words the host owns and the renderer shows or applies too, written once: capability texts, the built-in auxiliary slots, provider presets and ids, links that may leave the app, how an attached image is recognised, notice kinds shown as cards.",
+        files: [
+          "capability-text.ts",
+          "auxiliary-slots.ts",
+          "provider-presets.ts",
+          "provider-id.ts",
+          "external-links.ts",
+          "image-types.ts",
+          "session-notices.ts",
+        ],
+      },
+    },
+  },
 ];
 
 /**
@@ -505,12 +536,6 @@ export const folders = [
     folder: "electron/host/config/hermes-import",
     owns: "A Hermes set-up read safely (its `config.yaml` and `.env`), previewed as a plan, imported, undone.",
     mayImport: "config/ and the layers below it.",
-  },
-  {
-    folder: "electron/host/rpc",
-    owns: "The contract shared with the renderer: the method table and its param schemas, events and their topics, error reasons, frames, the router, and the words and lists both sides show (capability texts, provider presets, external links).",
-    mayImport:
-      "Nothing of the host outside `rpc/` (the renderer imports it), but the plugin SDK's types and the settings schema.",
   },
   {
     folder: "electron/host/rpc/methods",
