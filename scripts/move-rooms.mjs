@@ -3,10 +3,14 @@
 // each file, then every reference to a moved file rewritten across the repository — relative
 // module names in code (imports, re-exports, import(), require(), vi.mock(), new URL(…)), tests
 // included, and repo paths in text (comments, docs, configs, scripts) — and a README.md per room.
-// Made to be run again on a newer main: files a room names that are gone are skipped, files a
-// folder gained that no room names stay where they are; both are listed.
+// Made to be run again on a newer main: files already in their room are left alone, files a room
+// names that are gone are skipped, files a folder gained that no room names stay where they are;
+// both are listed. A room may itself be a plan's folder (sessions/store): it is cut the same way.
+// A README is written where a folder's files change or where there is none; one that exists is
+// kept otherwise (a room moved on an earlier run keeps the README written then).
 //
 //   node scripts/move-rooms.mjs --dry-run   what would move and which files would change
+//   node scripts/move-rooms.mjs --readmes   only the READMEs folders lack (of folders no move touches)
 //   node scripts/move-rooms.mjs             do it (needs a clean work tree), then check:
 //   npx tsc -p tsconfig.json --noEmit && npx tsc -p renderer/tsconfig.json --noEmit &&
 //   npx tsc -p test/renderer/tsconfig.json --noEmit && npx eslint . && npx prettier --check .
@@ -16,13 +20,14 @@ import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { buildGraph } from "./architecture/import-graph.mjs";
-import { plan } from "./rooms/plan.mjs";
+import { folders, plan } from "./rooms/plan.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
-const unknown = args.filter((a) => a !== "--dry-run");
-if (unknown.length) fail(`Unknown option ${unknown.join(" ")}: use --dry-run or nothing.`);
+const readmesOnly = args.includes("--readmes");
+const unknown = args.filter((a) => a !== "--dry-run" && a !== "--readmes");
+if (unknown.length) fail(`Unknown option ${unknown.join(" ")}: use --dry-run, --readmes or nothing.`);
 
 function fail(message) {
   console.error(message);
@@ -30,13 +35,14 @@ function fail(message) {
 }
 const git = (...a) => execFileSync("git", a, { cwd: root, encoding: "utf8" });
 
-if (!dryRun && git("status", "--porcelain").trim()) {
+if (!dryRun && !readmesOnly && git("status", "--porcelain").trim()) {
   fail("The work tree has changes: commit them first, so the move is one commit you can look at (or undo).");
 }
 
 // 1. The moves: old repo path → new repo path.
 const moves = new Map();
 const skipped = [];
+let alreadyInPlace = 0;
 const stay = [];
 const readmes = [];
 for (const folder of plan) {
@@ -48,7 +54,8 @@ for (const folder of plan) {
       named.add(file);
       const from = `${folder.folder}/${file}`;
       if (!existsSync(join(root, from))) {
-        skipped.push(from);
+        if (existsSync(join(root, roomDir, file))) alreadyInPlace += 1;
+        else skipped.push(from);
         continue;
       }
       moves.set(from, `${roomDir}/${file}`);
@@ -61,6 +68,8 @@ for (const folder of plan) {
   const staying = new Set(folder.stays ?? []);
   for (const f of here) if (!named.has(posix.basename(f)) && !staying.has(posix.basename(f))) stay.push(f);
 }
+// The folders no plan cuts get a README of the same shape.
+for (const f of folders) readmes.push({ dir: f.folder, spec: f, parent: null });
 for (const to of moves.values()) {
   if (existsSync(join(root, to)))
     fail(`${to} exists already: has the move been run? (git log) Nothing was changed.`);
@@ -132,8 +141,9 @@ function rewriteModuleNames(file, text) {
   return text;
 }
 
-// Repo paths in text: the whole path first, then the path from the folder's parent
-// ("sessions/busy-input.ts" in docs and comments), with .ts or the .js it is imported as.
+// Repo paths in text: the whole path first, then each shorter tail down to the path from the
+// folder's parent ("host/sessions/store/migrations.ts", "sessions/store/migrations.ts",
+// "store/migrations.ts" in docs and comments), with .ts or the .js it is imported as.
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const pathForms = [];
 for (const [from, to] of moves) {
@@ -141,10 +151,14 @@ for (const [from, to] of moves) {
   if (/\.tsx?$/.test(from)) variants.push([from.replace(/\.tsx?$/, ".js"), to.replace(/\.tsx?$/, ".js")]);
   for (const [f, t] of variants) {
     pathForms.push({ re: new RegExp(`(?<![\\w.-])${escape(f)}(?![\\w/-])`, "g"), to: t });
-    const parent = posix.dirname(posix.dirname(from));
-    const shortFrom = posix.relative(parent, f);
-    const shortTo = posix.relative(parent, t);
-    pathForms.push({ re: new RegExp(`(?<![\\w./-])${escape(shortFrom)}(?![\\w/-])`, "g"), to: shortTo });
+    // Each tail of two parts or more: the folder and file as docs name them from any folder above.
+    const fromParts = f.split("/");
+    const toParts = t.split("/");
+    for (let drop = 1; drop <= fromParts.length - 2; drop++) {
+      const shortFrom = fromParts.slice(drop).join("/");
+      const shortTo = toParts.slice(drop).join("/");
+      pathForms.push({ re: new RegExp(`(?<![\\w./-])${escape(shortFrom)}(?![\\w/-])`, "g"), to: shortTo });
+    }
   }
 }
 const rewritePaths = (text) => pathForms.reduce((t, { re, to }) => t.replace(re, to), text);
@@ -197,20 +211,32 @@ const siblingLinks = (dir, parent) => {
   ];
 };
 
+/** A folder as the docs name it: from the host, the renderer's src or the shell. */
+const shortDir = (dir) => dir.replace(/^(electron\/host|renderer\/src|electron)\//, "");
+
 function readmeFor({ dir, spec, parent }) {
-  const title = parent ? `# ${posix.relative(posix.dirname(parent), dir)}` : `# ${posix.basename(dir)}`;
+  const title = `# ${shortDir(dir)}`;
   const inRoom = [...moves].filter(([, to]) => posix.dirname(to) === dir);
   const own = parent
     ? inRoom.map(([from, to]) => [posix.basename(to), firstLine(from)])
     : tracked
-        .filter((f) => posix.dirname(f) === dir && /\.(ts|tsx)$/.test(f) && !moves.has(f))
+        .filter((f) => posix.dirname(f) === dir && /\.(ts|tsx|css)$/.test(f) && !moves.has(f))
         .map((f) => [posix.basename(f), firstLine(f)]);
+  // Its rooms: the plan's, and the sub-folders it has already.
   const rooms = parent
     ? []
-    : readmes
-        .filter((r) => r.parent === dir)
-        .map((r) => posix.relative(dir, r.dir))
-        .filter((r) => !r.startsWith(".."));
+    : [
+        ...new Set([
+          ...readmes.filter((r) => r.parent === dir).map((r) => posix.relative(dir, r.dir)),
+          ...tracked
+            .filter((f) => f.startsWith(`${dir}/`) && /\.(ts|tsx|css)$/.test(f))
+            .map((f) => posix.relative(dir, newPathOf(f)).split("/"))
+            .filter((parts) => parts.length > 1)
+            .map((parts) => parts[0]),
+        ]),
+      ]
+        .filter((r) => !r.startsWith(".."))
+        .sort();
   return [
     title,
     "",
@@ -227,9 +253,21 @@ function readmeFor({ dir, spec, parent }) {
   ].join("\n");
 }
 
-console.log(
-  `${moves.size} files move into ${readmes.filter((r) => r.parent).length} rooms; ${changed.size} files change.`,
+// One README per folder: a plan's own entry for a folder wins over the room of the same path
+// (sessions/store is a room of sessions/ and a folder with rooms of its own). Written where files
+// move in or out, or where there is none yet.
+const readmeByDir = new Map();
+for (const r of readmes) if (!readmeByDir.has(r.dir) || !r.parent) readmeByDir.set(r.dir, r);
+const touched = new Set([...moves].flatMap(([from, to]) => [posix.dirname(from), posix.dirname(to)]));
+const toWrite = [...readmeByDir.values()].filter(
+  (r) => touched.has(r.dir) || !existsSync(join(root, r.dir, "README.md")),
 );
+
+console.log(
+  `${moves.size} files move into ${readmes.filter((r) => r.parent).length} rooms; ${changed.size} files change; ${toWrite.length} READMEs to write.`,
+);
+if (alreadyInPlace) console.log(`${alreadyInPlace} files are in their room already (an earlier run).`);
+if (dryRun) console.log(`READMEs to write: ${toWrite.map((r) => r.dir).join(", ")}`);
 if (skipped.length) console.log(`Named in the plan but not there (skipped):\n  ${skipped.join("\n  ")}`);
 if (stay.length)
   console.log(
@@ -240,8 +278,25 @@ if (dryRun) {
   process.exit(0);
 }
 
+if (readmesOnly) {
+  const missing = toWrite.filter((r) => !touched.has(r.dir));
+  for (const r of missing) writeFileSync(join(root, r.dir, "README.md"), readmeFor(r));
+  const written = missing.map((r) => `${r.dir}/README.md`);
+  if (written.length)
+    execFileSync(
+      join(root, "node_modules", ".bin", "prettier"),
+      ["--write", "--log-level=warn", ...written],
+      {
+        cwd: root,
+        stdio: "inherit",
+      },
+    );
+  console.log(`${written.length} READMEs written (no file moved):\n  ${written.join("\n  ")}`);
+  process.exit(0);
+}
+
 // Written from today's files, before they move.
-const readmeTexts = readmes.map((r) => [r.dir, readmeFor(r)]);
+const readmeTexts = toWrite.map((r) => [r.dir, readmeFor(r)]);
 for (const [from, to] of moves) {
   mkdirSync(dirname(join(root, to)), { recursive: true });
   git("mv", from, to);

@@ -3,6 +3,7 @@
 // `<home>/sessions.sqlite`, the file the host opens. Deterministic, so runs compare.
 import { join } from "node:path";
 import { loadHost } from "./plugin-host-rig.mjs";
+import { ManualClock } from "./manual-clock.mjs";
 
 const WORDS = (
   "the plan for this week is to finish the report and then review the code with the team before " +
@@ -12,7 +13,6 @@ const WORDS = (
 /** Writes the chats; resolves to how many chats and messages the store then holds. */
 export async function seedSessions(home, { sessions, messages }) {
   const { SessionStore } = await loadHost("sessions/session-store.js");
-  const { ManualClock } = await loadHost("clock.js");
   const clock = new ManualClock();
   const store = new SessionStore({ file: join(home, "sessions.sqlite"), clock });
   const snapshot = {

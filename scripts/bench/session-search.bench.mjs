@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { percentile, ms } from "./stats.mjs";
 import { figure } from "./figure.mjs";
+import { ManualClock } from "./manual-clock.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const load = (p) => import(pathToFileURL(path.join(root, "out", "electron", "host", p)).href);
@@ -39,7 +40,6 @@ function makeRandom(seed) {
 }
 
 export async function run() {
-  const { ManualClock } = await load("clock.js");
   const { SessionStore } = await load("sessions/session-store.js");
   // Separate streams, so the queries are the same whether the corpus was seeded now or cached.
   const random = makeRandom(42);

@@ -83,7 +83,6 @@ export const plan = [
           "compaction.ts",
           "image-description.ts",
           "title-generator.ts",
-          "image-attachments.ts",
         ],
       },
       input: {
@@ -348,5 +347,270 @@ export const plan = [
         ],
       },
     },
+  },
+  {
+    folder: "electron/host/mcp",
+    stays: [
+      "mcp-host.ts",
+      "mcp-rpc.ts",
+      "mcp-service.ts",
+      "mcp-import.ts",
+      "mcp-secrets.ts",
+      "server-config.ts",
+    ],
+    owns: "MCP servers and their tools in chats (docs/contract.md §13): `mcp-host.ts` wires it once, `mcp-service.ts` is what the `mcp.*` methods do, `mcp-rpc.ts` their handlers; `server-config.ts` (one `mcp_servers` block) and `mcp-secrets.ts` (the keychain) are what every room reads.",
+    mayImport:
+      "Any layer below mcp in scripts/architecture/layers.mjs (sessions, plugins, llm, config, secrets, events, the contract); never createHost or the shell.",
+    rooms: {
+      connections: {
+        owns: "Each configured server's connection: started over stdio or HTTP with its command found and its environment and PATH set, restarted, its log, what it may ask the app, a failed start in words that say what to fix.",
+        files: [
+          "mcp-manager.ts",
+          "server-connection.ts",
+          "server-requests.ts",
+          "server-env.ts",
+          "shell-path.ts",
+          "command-lookup.ts",
+          "connect-errors.ts",
+          "server-log.ts",
+        ],
+      },
+      tools: {
+        owns: "MCP tools in a chat turn: the names the model sees, the arguments checked, the call and its result as the model reads it, the helper tools for resources and prompts.",
+        files: ["chat-tools.ts", "tool-names.ts", "tool-result.ts", "helper-tools.ts"],
+      },
+      requests: {
+        owns: "What waits on the person: tool approvals, a server's sampling and elicitation requests.",
+        files: ["pending-requests.ts", "sampling.ts", "elicitation.ts"],
+      },
+      oauth: {
+        owns: "OAuth sign-in for HTTP servers: the loopback redirect, the SDK's provider, the sign-in itself, tokens in the keychain.",
+        files: ["oauth-sign-in.ts", "oauth-callback.ts", "oauth-provider.ts", "oauth-store.ts"],
+      },
+    },
+  },
+  {
+    folder: "electron/host/plugins/runtime",
+    // The two entries stay at the root beside the file that finds them by name
+    // (plugin-host-bundle.ts joins paths, scripts/build-bundles.mjs reads `<name>-main.ts` here).
+    stays: [
+      "plugin-runtime.ts",
+      "boundary.ts",
+      "endpoint.ts",
+      "errors.ts",
+      "crash-policy.ts",
+      "plugin-fault-advice.ts",
+      "plugin-host-bundle.ts",
+      "plugin-host-main.ts",
+      "plugin-worker-main.ts",
+    ],
+    owns: "The plugin host process and one worker per plugin in it (docs/contract.md §5.4): `plugin-runtime.ts` starts it on first use, `boundary.ts` is the table of every call that crosses, `endpoint.ts` one side of a channel; `plugin-host-main.ts` and `plugin-worker-main.ts` are the entries the build bundles.",
+    mayImport:
+      "plugins/sdk, the plugins layer's other rooms and the layers below it (models, config, secrets, logging, the contract, the clock); the code under `in-worker/` and the two entries run in the plugin host, so they import only the SDK, the boundary and the channel.",
+    rooms: {
+      launch: {
+        owns: "Starting the plugin host process under Node's permission model: its command line, the paths it may touch, the permission flags.",
+        files: ["plugin-host-process.ts", "plugin-host-args.ts", "runtime-paths.ts", "permission-flags.ts"],
+      },
+      channel: {
+        owns: "The pipe between the host and the plugin host: sealed, its message codec, the doorbell a worker waits on for a synchronous answer.",
+        files: ["sealed-channel.ts", "wire-codec.ts", "doorbell.ts"],
+      },
+      "host-half": {
+        owns: "The host's side of one plugin's worker: the handle with deadlines and faults, the launch wired to the host's services, the handler of each `ctx` call.",
+        files: ["worker-session.ts", "worker-launch.ts", "ctx-host.ts"],
+      },
+      "in-worker": {
+        owns: "What runs inside a plugin's worker: `ctx` as the plugin sees it, `ctx.forkSession`, the check that the permission model confines it, loading the plugin's main module.",
+        files: ["worker-ctx.ts", "worker-fork.ts", "worker-confinement.ts", "plugin-module.ts"],
+      },
+    },
+  },
+  {
+    folder: "electron/host/sessions/store",
+    stays: [
+      "types.ts",
+      "session-errors.ts",
+      "session-store-error.ts",
+      "store-file.ts",
+      "migrations.ts",
+      "open-database.ts",
+    ],
+    owns: "The SQLite store's parts: the file, its schema and migrations, the shapes it reads and writes and its errors at the root; the tables, the pending log and the text index's words in rooms. `../session-store.ts` puts them together with search.",
+    mayImport:
+      "The layers below sessions (config, llm, the contract, the clock) and nothing else of sessions/: every other room of sessions imports the store, never the other way.",
+    rooms: {
+      tables: {
+        owns: "The session, message and chunk tables, message keys, the usage ledger, what a new session freezes from the settings.",
+        files: [
+          "session-table.ts",
+          "message-table.ts",
+          "message-chunks.ts",
+          "message-key.ts",
+          "usage-ledger.ts",
+          "session-snapshot.ts",
+        ],
+      },
+      pending: {
+        owns: "The person's messages that are durable but not in the store yet: the log file and its wiring into the store.",
+        files: ["pending-log.ts", "logged-messages.ts"],
+      },
+      text: {
+        owns: "Text for the search index: the word list for prefixes, Markdown as the words a person reads.",
+        files: ["search-terms.ts", "markdown-plain.ts"],
+      },
+    },
+  },
+  {
+    folder: "electron/host/rpc",
+    stays: [
+      "contract.ts",
+      "define.ts",
+      "errors.ts",
+      "events.ts",
+      "frames.ts",
+      "router.ts",
+      "param-depth.ts",
+      "plugin-names.ts",
+      "web-token.ts",
+    ],
+    owns: "The contract shared with the renderer: the method table and its param schemas (`methods/`), events and their topics, error reasons, frames, the router, plugin method and event names; the rules and words both sides apply in `shared-rules/`.",
+    mayImport:
+      "Nothing of the host outside `rpc/` (the renderer imports it), but the plugin SDK's types and the settings schema.",
+    rooms: {
+      "shared-rules": {
+        owns: "Rules and words the host owns and the renderer shows or applies too, written once: capability texts, the built-in auxiliary slots, provider presets and ids, links that may leave the app, how an attached image is recognised, notice kinds shown as cards.",
+        files: [
+          "capability-text.ts",
+          "auxiliary-slots.ts",
+          "provider-presets.ts",
+          "provider-id.ts",
+          "external-links.ts",
+          "image-types.ts",
+          "session-notices.ts",
+        ],
+      },
+    },
+  },
+];
+
+/**
+ * The folders that are not cut into rooms, described for their README (what it owns, what it may
+ * import). scripts/move-rooms.mjs writes a README for each that has none (`--readmes` writes only
+ * those, moving nothing).
+ */
+export const folders = [
+  {
+    folder: "electron",
+    owns: "The Electron shell and the web entry: the main process's start (`main.ts`), the preload, windows (placement, state, guards, security), single instance, updates, the `hermes-plugin://` protocol, launching the plugin host in a utility process; `web.ts` starts web mode.",
+    mayImport:
+      "Everything below it (`host/`, `web/`); it alone imports `electron` and `electron-store`. Nothing imports the shell.",
+  },
+  {
+    folder: "electron/web",
+    owns: "Web mode: the HTTP server and its WebSockets on 127.0.0.1, the launch token and the Origin check, the REST routes, static files, plugin pages' own sockets.",
+    mayImport: "`electron/host/` (createHost and the layers under it); never the shell or `electron`.",
+  },
+  {
+    folder: "electron/host",
+    owns: "The host: plain Node that never imports `electron`. At its root, `createHost` wiring the services, service errors mapped to RPC reasons, the warm-up, the event hub and activity, the clock, MIME types, the data home; each service in a room of its own.",
+    mayImport:
+      "Its own rooms by the layer order in scripts/architecture/layers.mjs (the root's files stand in the foundation, events and host layers); never the shell or the web entry.",
+  },
+  {
+    folder: "electron/host/providers",
+    owns: "The providers a person added: list, save (the key to the vault), remove, model lists, the fields a provider form shows.",
+    mayImport: "The layers below providers: models, llm, config, secrets, the contract.",
+  },
+  {
+    folder: "electron/host/providers/discovery",
+    owns: "Local model servers found by probing in parallel (Ollama, LM Studio, llama.cpp, vLLM, Jan).",
+    mayImport: "The layers below providers (the contract for the shapes it answers with).",
+  },
+  {
+    folder: "electron/host/config",
+    owns: "`config.yaml`: read, checked against the settings schema, written atomically, watched, repaired; the settings store every service reads; secrets kept out of it.",
+    mayImport: "The layers below config: secrets, logging, the contract, the foundation.",
+  },
+  {
+    folder: "electron/host/config/hermes-import",
+    owns: "A Hermes set-up read safely (its `config.yaml` and `.env`), previewed as a plan, imported, undone.",
+    mayImport: "config/ and the layers below it.",
+  },
+  {
+    folder: "electron/host/rpc/methods",
+    owns: "Each area's RPC methods: params type, result type and JSON Schema, joined in `../contract.ts`.",
+    mayImport: "The rest of `rpc/`, the plugin SDK's types and the settings schema.",
+  },
+  {
+    folder: "electron/host/llm",
+    owns: "The request engine: the route a request takes, the client per provider, streaming (SSE), fallback, usage, errors in words, one auxiliary call.",
+    mayImport: "The layers below llm: events, config, secrets, logging, the contract, the foundation.",
+  },
+  {
+    folder: "electron/host/logging",
+    owns: "`agent.log`: one line per event worth keeping, secrets redacted.",
+    mayImport: "The contract and the foundation.",
+  },
+  {
+    folder: "electron/host/models",
+    owns: "The main model, the auxiliary slots and their routes, stale pins, base URLs and private endpoints, what a model can do.",
+    mayImport: "The layers below models: llm, events, config, secrets, the contract.",
+  },
+  {
+    folder: "electron/host/secrets",
+    owns: "The vault (keytar, optional), the keychain's status, redaction of secrets in text and streams.",
+    mayImport: "Logging, the contract and the foundation.",
+  },
+  {
+    folder: "electron/host/plugins/idle",
+    owns: "Plugins' idle tasks: the scheduler that runs them when the person is away, their claims, options, status and views.",
+    mayImport: "The plugins layer's other rooms and the layers below it.",
+  },
+  {
+    folder: "electron/host/plugins/pages",
+    owns: "Plugin pages: the registry of `plugin.<id>.<method>` and its dispatch, page sessions and their tokens, the page site and its CSP, the page socket's rules, the bridge script, plugin events' checks.",
+    mayImport: "The plugins layer's other rooms and the layers below it.",
+  },
+  {
+    folder: "renderer/src",
+    owns: "The UI (React + zustand): it holds no secret and makes no model call, it shows state and sends intents. `main.tsx` mounts the app.",
+    mayImport:
+      "Only the contract (`electron/host/rpc/`) of the host; no Node built-in, `electron` or host package.",
+  },
+  {
+    folder: "renderer/src/api",
+    owns: "One typed client over two transports (Electron IPC, WebSocket), the launch token, RPC errors in words, the settings' typed calls.",
+    mayImport: "The contract only.",
+  },
+  {
+    folder: "renderer/src/chat/mcp",
+    owns: "MCP in a chat: approval, sampling and elicitation cards, a call's progress and its result's extras, resources to attach, prompts as slash commands.",
+    mayImport: "renderer/src/{api,stores,ui}, the chat's other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/styles",
+    owns: "The app's CSS: design tokens, base styles, one sheet per surface.",
+    mayImport: "Nothing (CSS imported by `main.tsx`).",
+  },
+  {
+    folder: "renderer/src/settings/auxiliary",
+    owns: "Settings → Models' auxiliary slots: the panel, a slot's row and editor, the words for a route, the stale-pin banner.",
+    mayImport: "renderer/src/{api,stores,ui}, the settings' other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/settings/mcp",
+    owns: "Settings → MCP: the server list, the server form and its dialogs, secrets, OAuth, the log, import from Claude Desktop.",
+    mayImport: "renderer/src/{api,stores,ui}, the settings' other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/settings/plugins",
+    owns: "Settings → Plugins: the list, a plugin's details, consent, idle tasks, the runtime's figures, the plugins folder.",
+    mayImport: "renderer/src/{api,stores,ui}, the settings' other rooms and the contract.",
+  },
+  {
+    folder: "renderer/src/plugins",
+    owns: "Plugin pages in the app: the page's frame, the nav to them, the bridge that relays a page's calls and events.",
+    mayImport: "renderer/src/{api,stores,ui} and the contract.",
   },
 ];

@@ -5,14 +5,10 @@
  * none of them can list a different set. A host service: plugins reach it through one `ctx` call.
  */
 import { AUXILIARY_TASK_PATTERN, type AuxiliaryTaskConfig } from "../config/config-schema.js";
+import { BUILTIN_SLOTS } from "../rpc/auxiliary-slots.js";
 
-export const BUILTIN_SLOTS = [
-  { key: "vision", label: "Vision", description: "Describes images when the main model is text-only." },
-  { key: "compression", label: "Compression", description: "Summarises older turns of a long session." },
-  { key: "title_generation", label: "Title generation", description: "Session titles." },
-  { key: "background_review", label: "Background review", description: "Proposes memory additions." },
-  { key: "mcp", label: "MCP sampling", description: "Answers MCP servers' sampling requests." },
-] as const;
+// The built-ins are the contract's (the renderer shows their labels too).
+export { BUILTIN_SLOTS };
 
 export type BuiltinTask = (typeof BUILTIN_SLOTS)[number]["key"];
 export const BUILTIN_TASK_KEYS: readonly BuiltinTask[] = BUILTIN_SLOTS.map((s) => s.key);

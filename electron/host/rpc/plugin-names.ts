@@ -67,6 +67,27 @@ export function pageMethodFor(
     : { ok: true, method: pluginMethodName(ownId, method) };
 }
 
+/**
+ * A page's params as they go on to its plugin, the same on the page socket and through the app
+ * window's bridge: a plain JSON object, whose `session_id` is the session the page is shown with,
+ * never one the page names.
+ */
+export function pageParamsFor(
+  params: unknown,
+  sessionId: string | null,
+): { ok: true; params: Record<string, unknown> } | { ok: false; reason: "invalid_params"; message: string } {
+  const plain =
+    typeof params === "object" &&
+    params !== null &&
+    !Array.isArray(params) &&
+    [Object.prototype, null].includes(Object.getPrototypeOf(params) as object | null);
+  if (!plain) return { ok: false, reason: "invalid_params", message: "params must be a JSON object." };
+  const stamped: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+  delete stamped.session_id;
+  if (sessionId) stamped.session_id = sessionId;
+  return { ok: true, params: stamped };
+}
+
 export interface PluginEvent {
   pluginId: string;
   event: string;

@@ -4,17 +4,16 @@
  */
 import { ChartColumn } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { BUILTIN_SLOTS } from "../../../electron/host/rpc/auxiliary-slots.js";
 import { useTranscript } from "../stores/chat/chat-context.js";
 import type { UsageRow } from "../stores/chat/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";
 import { LoadingLine } from "../ui/spinner.js";
 
+// A built-in slot's usage is billed under its key; its label is the host's (the contract's table).
 const categoryLabels: Record<string, string> = {
   chat: "Chat",
-  title_generation: "Title generation",
-  compression: "Compression",
-  vision: "Vision",
-  background_review: "Background review",
+  ...Object.fromEntries(BUILTIN_SLOTS.map((slot) => [slot.key, slot.label])),
 };
 
 export function categoryLabel(category: string): string {

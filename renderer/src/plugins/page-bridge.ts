@@ -9,7 +9,7 @@
  * session, and only between the document's hello and its goodbye. Answers go to that frame's
  * window with target "*": an opaque origin has no name to target.
  */
-import { pageMethodFor, type PluginEvent } from "../../../electron/host/rpc/plugin-names.js";
+import { pageMethodFor, pageParamsFor, type PluginEvent } from "../../../electron/host/rpc/plugin-names.js";
 import type { HermesClient } from "../api/client.js";
 
 /** Marks the bridge's messages (the page script uses the same tag). */
@@ -67,12 +67,10 @@ export function connectPageFrame(
     }
     const target = pageMethodFor(scope.pluginId, message.method);
     if (!target.ok) return fail(id, target.reason, target.message);
-    if (!isRecord(message.params)) return fail(id, "invalid_params", "params must be a JSON object.");
-    const params: Record<string, unknown> = { ...message.params };
     // The page speaks for the session it is shown with, never another.
-    delete params.session_id;
-    if (scope.sessionId) params.session_id = scope.sessionId;
-    client.callPlugin(target.method, params).then(
+    const params = pageParamsFor(message.params, scope.sessionId);
+    if (!params.ok) return fail(id, params.reason, params.message);
+    client.callPlugin(target.method, params.params).then(
       (result) => reply({ kind: "response", id, ok: true, result }),
       (error: unknown) => {
         const reason = (error as { reason?: unknown }).reason;

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { SettingsStore } from "../../../electron/host/config/settings-store.js";
 import { makeTempHome } from "./config-test-helpers.js";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { ConfigValidationError } from "../../../electron/host/config/config-errors.js";
 import { defaultSettings, type Settings } from "../../../electron/host/config/config-schema.js";
 import { SettingsStore } from "../../../electron/host/config/settings-store.js";

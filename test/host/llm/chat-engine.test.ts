@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { ChatEngine } from "../../../electron/host/llm/chat-engine.js";
 import { runWithFallback } from "../../../electron/host/llm/fallback.js";
 import { ProviderRequestError } from "../../../electron/host/llm/provider-request-error.js";

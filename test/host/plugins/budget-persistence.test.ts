@@ -2,10 +2,10 @@
  * The per-plugin daily counters survive a restart (plugin-usage.json in the data home) and still
  * reset at local midnight; a damaged file starts them at zero instead of stopping the app.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { BUDGET_FILE_NAME } from "../../../electron/host/plugins/budgets/budget-file.js";
 import { PluginBudgets } from "../../../electron/host/plugins/budgets/plugin-budget.js";
 import { tempHome } from "../support/temp-home.js";
@@ -19,7 +19,15 @@ beforeEach(() => {
 afterEach(() => home.cleanup());
 
 const limit100 = () => 100;
+// A fixed wait only where nothing may be written (a budget without a file): no event says "nothing".
 const afterTokensWrite = () => new Promise((resolve) => setTimeout(resolve, 400));
+/** The tokens the budget file holds for `pluginId` today, or undefined before it is written. */
+const tokensOnDisk = (pluginId: string): unknown =>
+  existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as { days?: Record<string, { tokens?: number }> }).days?.[
+        pluginId
+      ]?.tokens
+    : undefined;
 
 describe("plugin counters across a restart", () => {
   it("keeps tokens spent today, so a spent budget stays spent after a restart", async () => {
@@ -28,7 +36,7 @@ describe("plugin counters across a restart", () => {
     before.spend("spender", 100);
     before.countCall("spender");
     // The tokens are written within a quarter second of the call that spent them, without waiting for close.
-    await afterTokensWrite();
+    await vi.waitFor(() => expect(tokensOnDisk("spender")).toBe(100), { interval: 20 });
     const afterCrash = new PluginBudgets(clock, limit100, file);
     expect(afterCrash.tokensToday("spender")).toBe(100);
     expect(() => afterCrash.check("spender")).toThrow(/daily budget of 100 tokens/);

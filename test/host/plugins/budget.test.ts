@@ -4,7 +4,7 @@
  * request sent) until the next local midnight.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { localDayKey } from "../../../electron/host/plugins/budgets/plugin-budget.js";
 import { auditLines, loadCtxPlugin, startRig, type Rig } from "./plugin-rig.js";
 

@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock, type TimerHandle } from "../../../electron/host/clock.js";
+import { type TimerHandle } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import type { PluginView } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { runToolCall } from "../../../electron/host/sessions/turns/tool-dispatch.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";

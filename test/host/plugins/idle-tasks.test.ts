@@ -11,7 +11,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ActivityMonitor } from "../../../electron/host/activity-monitor.js";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { claimsDir, IdleClaims } from "../../../electron/host/plugins/idle/idle-claims.js";
 import { IdleTaskScheduler } from "../../../electron/host/plugins/idle/idle-scheduler.js";
 import { parseIdleTaskOptions } from "../../../electron/host/plugins/idle/idle-task-options.js";

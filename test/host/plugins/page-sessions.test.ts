@@ -4,7 +4,7 @@
  * connection that minted them (or with it), and at most a bounded number per connection.
  */
 import { describe, expect, it, vi } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import {
   MAX_PAGE_TOKENS_PER_CONNECTION,
   PAGE_TOKEN_OPEN_WINDOW_MS,

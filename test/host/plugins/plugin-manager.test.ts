@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock, type Clock, type TimerHandle } from "../../../electron/host/clock.js";
+import { type Clock, type TimerHandle } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { HookRegistry } from "../../../electron/host/plugins/registries/hook-registry.js";
 import type { PluginManager } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { waitFor } from "../support/temp-home.js";

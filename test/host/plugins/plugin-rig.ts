@@ -2,7 +2,8 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ManualClock, systemClock, type Clock } from "../../../electron/host/clock.js";
+import { systemClock, type Clock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { SettingsStore } from "../../../electron/host/config/settings-store.js";
 import type { SettingsDocument } from "../../../electron/host/config/config-schema.js";
 import { ChatEngine } from "../../../electron/host/llm/chat-engine.js";

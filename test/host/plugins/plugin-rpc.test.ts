@@ -5,7 +5,7 @@
  * concurrency bound, session events, and a hung handler not holding up the same connection's stop.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import {
   MAX_RPC_IN_FLIGHT,
@@ -175,16 +175,17 @@ describe("ctx.emitToSession", () => {
       payload: { job: "j1", chart: { kind: "bar" } },
     });
     expect(answer.result).toEqual({ ok: true });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(frames).toContainEqual({
-      jsonrpc: "2.0",
-      method: "event",
-      params: {
-        type: "plugin.rpcer.chart.written",
-        session_id: "s-9",
-        payload: { job: "j1", chart: { kind: "bar" } },
-      },
-    });
+    await vi.waitFor(() =>
+      expect(frames).toContainEqual({
+        jsonrpc: "2.0",
+        method: "event",
+        params: {
+          type: "plugin.rpcer.chart.written",
+          session_id: "s-9",
+          payload: { job: "j1", chart: { kind: "bar" } },
+        },
+      }),
+    );
   });
 
   it("refuses bad event names, bad session ids and payloads that are not plain JSON objects", async () => {

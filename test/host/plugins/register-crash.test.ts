@@ -5,7 +5,7 @@
  * (not `failed` with no runtime). A plugin beside it is untouched.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { waitFor } from "../support/temp-home.js";
 import { enable, startRig, writePlugin, type Rig } from "./plugin-rig.js";
 

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { PluginBudgets } from "../../../electron/host/plugins/budgets/plugin-budget.js";
 import { RuntimeCounterEvents } from "../../../electron/host/plugins/budgets/runtime-counter-events.js";
 import { startSessionRig, type SessionRig } from "../sessions/support/session-rig.js";

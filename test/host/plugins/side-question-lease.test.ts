@@ -5,7 +5,7 @@
  * spent, foreign, forged and malformed tokens. The turn's request is kept frozen for the replay.
  */
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import {
   LEASE_TTL_MS,
   SideQuestionLeases,

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import type { PluginEntryDocument } from "../../../electron/host/config/config-schema.js";
 import { isCapabilityGranted } from "../../../electron/host/plugins/capabilities/capabilities.js";
 import {

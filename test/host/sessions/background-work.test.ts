@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { BackgroundWork } from "../../../electron/host/sessions/background/background-work.js";
 
 /** A job that ends when `end()` is called; `cancel` records its reason and ends it. */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { contentOf } from "../../../electron/host/sessions/store/message-chunks.js";
 import { SessionStore } from "../../../electron/host/sessions/session-store.js";
 import { startFakeProvider, type FakeProvider } from "../../fixtures/fake-provider.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import { DELTA_BATCH_MS, DeltaWriter } from "../../../electron/host/sessions/turns/delta-writer.js";
 
 /** A sink that records what was written and shown, in the order it happened. */

@@ -6,7 +6,7 @@
  * another plugin's message does not; queued person messages run after the injected turn in
  * arrival order; a steer or redirect goes into it.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { INJECTED_TURN_WAIT_MS } from "../../../electron/host/sessions/input/injected-turn-wait.js";
 import { backgroundJob } from "./support/background-job.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
@@ -70,8 +70,7 @@ describe("the wait before an injected turn", () => {
     expect(job.reasons).toEqual([]);
     expect(streamed()).toHaveLength(0);
     rig.clock.advance(1);
-    await settle();
-    expect(job.reasons).toEqual(["injected_turn_waited"]);
+    await vi.waitFor(() => expect(job.reasons).toEqual(["injected_turn_waited"]));
     await rig.idle(sessionId);
     expect(lastUser(streamed()[0])).toEqual(["Summary from the plugin"]);
     expect(rig.host.sessions.backgroundWork.isBusy(sessionId)).toBe(false);
@@ -183,8 +182,7 @@ describe("another plugin's message", () => {
     expect(job.reasons).toEqual([]);
     expect(streamed()).toHaveLength(0);
     rig.clock.advance(INJECTED_TURN_WAIT_MS);
-    await settle();
-    expect(job.reasons).toEqual(["injected_turn_waited"]);
+    await vi.waitFor(() => expect(job.reasons).toEqual(["injected_turn_waited"]));
     await rig.idle(sessionId);
     expect(started(sessionId).map((e) => e.origin)).toEqual(["plugin:notes", "plugin:digest"]);
     expect(streamed().map((body) => lastUser(body).at(-1))).toEqual(["From notes", "From digest"]);

@@ -7,9 +7,9 @@
  * app's launch token are refused; the app's connection closing revokes its pages' tokens.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { ManualClock } from "../../../electron/host/clock.js";
+import { ManualClock } from "../../fixtures/manual-clock.js";
 import {
   PAGE_SOCKET_PROTOCOL,
   PAGE_TOKEN_PROTOCOL_PREFIX,
@@ -46,8 +46,10 @@ beforeAll(async () => {
   t = await startTestHost({ home: temp.dir, host: { bundledPluginsDir: null } });
   await t.host.plugins.ready();
   for (const id of ["alpha", "beta", "nopage"]) await t.call("plugins.setEnabled", { id, enabled: true });
-  for (let i = 0; i < 400 && !["alpha", "beta"].every((id) => t.host.plugins.isLoaded(id)); i++)
-    await new Promise((r) => setTimeout(r, 25));
+  await vi.waitFor(() => expect(["alpha", "beta"].every((id) => t.host.plugins.isLoaded(id))).toBe(true), {
+    timeout: 10_000,
+    interval: 25,
+  });
   server = await startWebServer({
     router: t.host.router,
     events: t.host.events,
@@ -159,9 +161,12 @@ describe("a plugin page's own socket", () => {
     expect((await pageSocket.request("plugin.alpha.whoami", [1])).error?.data.reason).toBe("invalid_params");
     pageSocket.ws.send("{not json");
     pageSocket.ws.send(JSON.stringify({ id: 99, method: "plugin.alpha.whoami" }));
-    await settle();
-    expect(pageSocket.frames.some((f) => f.id === null && f.error?.data.reason === "parse_error")).toBe(true);
-    expect(pageSocket.frames.find((f) => f.id === 99)?.error?.data.reason).toBe("invalid_request");
+    await vi.waitFor(() => {
+      expect(pageSocket.frames.some((f) => f.id === null && f.error?.data.reason === "parse_error")).toBe(
+        true,
+      );
+      expect(pageSocket.frames.find((f) => f.id === 99)?.error?.data.reason).toBe("invalid_request");
+    });
     pageSocket.ws.close();
     app.ws.close();
   });

@@ -6,7 +6,7 @@
  */
 import { RpcError } from "../../rpc/errors.js";
 import { errorResponse, type EventFrame, type RequestFrame, type ResponseFrame } from "../../rpc/frames.js";
-import { splitPluginMethod } from "../../rpc/plugin-names.js";
+import { pageParamsFor, splitPluginMethod } from "../../rpc/plugin-names.js";
 import { isPlainObject } from "./json-check.js";
 
 export interface PageSocketScope {
@@ -36,13 +36,10 @@ export function scopePageRequest(
       ),
     );
   }
-  const params = fields.params ?? {};
-  if (!isPlainObject(params)) return refuse(new RpcError("invalid_params", "params must be a JSON object."));
-  const stamped: Record<string, unknown> = { ...params };
   // The page speaks for the session its token names, never another.
-  delete stamped.session_id;
-  if (scope.sessionId !== null) stamped.session_id = scope.sessionId;
-  return { ok: true, request: { jsonrpc: "2.0", id, method: fields.method, params: stamped } };
+  const params = pageParamsFor(fields.params ?? {}, scope.sessionId);
+  if (!params.ok) return refuse(new RpcError(params.reason, params.message));
+  return { ok: true, request: { jsonrpc: "2.0", id, method: fields.method, params: params.params } };
 }
 
 /** Whether a host event goes to the page: its own plugin's event for its own session only. */

@@ -5,6 +5,7 @@
  */
 import { Brain, Check, X } from "lucide-react";
 import { useState } from "react";
+import { MEMORY_PROPOSAL_NOTICE } from "../../../../electron/host/rpc/session-notices.js";
 import { describeError } from "../../api/rpc-error.js";
 import { useTranscript } from "../../stores/chat/chat-context.js";
 import type { ChatMessage } from "../../stores/chat/chat-model.js";
@@ -17,7 +18,7 @@ interface Proposal {
 }
 
 export const isMemoryProposal = (message: ChatMessage): boolean =>
-  message.role === "notice" && message.meta?.notice === "memory_proposal";
+  message.role === "notice" && message.meta?.notice === MEMORY_PROPOSAL_NOTICE;
 
 function proposalOf(message: ChatMessage): Proposal {
   const raw = message.meta?.proposal as Partial<Proposal> | undefined;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../../electron/host/clock.js";
+import { ManualClock } from "../../../fixtures/manual-clock.js";
 import {
   MIGRATIONS,
   LATEST_SCHEMA_VERSION,

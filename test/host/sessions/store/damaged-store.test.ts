@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../../../electron/host/clock.js";
+import { ManualClock } from "../../../fixtures/manual-clock.js";
 import { StoreHandle } from "../../../../electron/host/sessions/recovery/store-handle.js";
 import {
   DEFAULT_INTEGRITY_CHECK_MAX_BYTES,

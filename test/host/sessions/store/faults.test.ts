@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../../../electron/host/clock.js";
+import { ManualClock } from "../../../fixtures/manual-clock.js";
 import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 import { openStore, snapshot, tempDir } from "./store-fixtures.js";

@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../../../electron/host/clock.js";
+import { ManualClock } from "../../../fixtures/manual-clock.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
 import { DEFAULT_INTEGRITY_CHECK_MAX_BYTES } from "../../../../electron/host/sessions/recovery/store-damage.js";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
-import { ManualClock } from "../../../../electron/host/clock.js";
+import { ManualClock } from "../../../fixtures/manual-clock.js";
 import { SessionStore } from "../../../../electron/host/sessions/session-store.js";
 import type { SessionSnapshot } from "../../../../electron/host/sessions/store/types.js";
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { vi } from "vitest";
-import { ManualClock } from "../../../../electron/host/clock.js";
+import { ManualClock } from "../../../fixtures/manual-clock.js";
 import type { SettingsDocument } from "../../../../electron/host/config/config-schema.js";
 import { createHost, type Host, type PluginTimings } from "../../../../electron/host/create-host.js";
 import type { EventFrame } from "../../../../electron/host/rpc/frames.js";

@@ -72,7 +72,26 @@ if (mode === "locked") {
   );
   const pid = Number(/uint32 (\d+)/.exec(reply)?.[1]);
   process.kill(pid, "SIGTERM");
-  await new Promise((r) => setTimeout(r, 300));
+  // Gone when no one answers the Secret Service name on this bus any more (NameHasOwner does not
+  // start the daemon again), polled with a deadline instead of a fixed wait.
+  const answered = () =>
+    execFileSync(
+      "dbus-send",
+      [
+        "--session",
+        "--print-reply",
+        "--dest=org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus.NameHasOwner",
+        "string:org.freedesktop.secrets",
+      ],
+      { encoding: "utf8" },
+    ).includes("boolean true");
+  const deadline = Date.now() + 10_000;
+  while (answered()) {
+    if (Date.now() > deadline) throw new Error("the keyring daemon still answers 10 s after SIGTERM");
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 const after = { a: await turn(a, "second in A"), b: await turn(b, "second in B") };

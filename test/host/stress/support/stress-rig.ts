@@ -9,7 +9,8 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ManualClock, systemClock } from "../../../../electron/host/clock.js";
+import { systemClock } from "../../../../electron/host/clock.js";
+import { ManualClock } from "../../../fixtures/manual-clock.js";
 import type { SettingsDocument } from "../../../../electron/host/config/config-schema.js";
 import { createHost, type Host, type PluginTimings } from "../../../../electron/host/create-host.js";
 import { capabilitiesHash } from "../../../../electron/host/plugins/capabilities/capabilities.js";
