@@ -66,6 +66,13 @@ const SOAK_RSS_GROWTH = 0.1;
 const SOAK_HANDLE_SLACK = 10;
 
 const fmt = (n) => n.toLocaleString("en-US");
+/** A soak sample's memory, by where it is (soak.test.ts's MemoryBreakdown). */
+const breakdown = (s) => {
+  const m = s.memory;
+  const mb = (n) => n.toFixed(0);
+  const old = m.heapSpaces.old_space;
+  return `rss ${mb(s.rssMb)} = ${mb(m.rssAnon)} + ${mb(m.rssFile)}; heap ${mb(m.heapUsed)}/${mb(m.heapCommitted)}, old space ${mb(old.used)}/${mb(old.committed)}; external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)}; ${m.threads} threads; SQLite cache <= ${mb(m.sqliteCacheBound)}, WAL ${mb(m.sqliteWal)}`;
+};
 const ms = (n) => `${n.toFixed(3)} ms`;
 const list = (counts) =>
   Object.entries(counts)
@@ -180,6 +187,14 @@ const suites = [
           `found: every turn completed (${fmt(r.failed.length)} failed), ${fmt(r.sideAnswers)} side questions answered, ${fmt(r.stored)} messages stored, in ${(r.tookMs / 1000).toFixed(0)} s`,
           `resident memory after ${fmt(base.turns)} turns ${base.rssMb.toFixed(0)} MB, after ${fmt(last.turns)} ${last.rssMb.toFixed(0)} MB: ${(growth * 100).toFixed(1)} % (target < ${SOAK_RSS_GROWTH * 100} %); heap ${base.heapMb.toFixed(0)} → ${last.heapMb.toFixed(0)} MB; plugin host ${base.pluginHostRssMb?.toFixed(0)} → ${last.pluginHostRssMb?.toFixed(0)} MB`,
           `per 1,000 turns (turns: rss MB / handles / listeners / statements prepared): ${every.map((s) => `${fmt(s.turns)}: ${s.rssMb.toFixed(0)}/${total(s)}/${s.eventListeners}/${s.statementsPrepared}`).join(", ")}; peak handles after warm-up ${peakHandles}`,
+          `where resident memory is, MB (turns: rss = anonymous + file-backed; V8 heap used/committed, its old space used/committed; external, arrayBuffers; threads; SQLite cache bound, WAL):`,
+          ...[base, last].map((s) => `      ${fmt(s.turns).padStart(6)}: ${breakdown(s)}`),
+          ...(r.rested
+            ? [
+                `after ${r.idleMs / 1000} s at rest (V8's memory reducer): ${breakdown(r.rested)}`,
+                `after a compacting collection (what is kept at all): ${breakdown(r.compacted)}`,
+              ]
+            : []),
         ],
         misses,
       };

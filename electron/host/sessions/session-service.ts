@@ -27,6 +27,7 @@ import { snapshotOf } from "./store/session-snapshot.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./store/session-errors.js";
 import { isArchivedVersion, isCommandExchange, isNotSent, isPending } from "./turns/request-builder.js";
 import type { SessionStore } from "./session-store.js";
+import { DeltaFrame } from "./turns/delta-frame.js";
 import { parseChatInput } from "./input/slash-command.js";
 import type { StoreHandle } from "./recovery/store-handle.js";
 import { Compactor } from "./turns/compaction.js";
@@ -115,6 +116,8 @@ export class SessionService {
       ...deps,
       transcript: this.transcript,
       store: this.store,
+      // Every reply streaming at once writes its batches in one commit a frame.
+      deltaFrame: new DeltaFrame((writes) => this.store().transaction(writes)),
       compactor,
       imageDescriber,
       backgroundWork: this.backgroundWork,

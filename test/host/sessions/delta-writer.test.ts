@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DeltaFrame } from "../../../electron/host/sessions/turns/delta-frame.js";
 import { ManualClock } from "../../fixtures/manual-clock.js";
 import { DELTA_BATCH_MS, DeltaWriter } from "../../../electron/host/sessions/turns/delta-writer.js";
 
@@ -33,7 +34,7 @@ describe("DeltaWriter", () => {
   it("lets the first chunk out at once and gathers what follows within a frame into one batch, written before shown", () => {
     const clock = new ManualClock();
     const rec = recordingSink();
-    const writer = new DeltaWriter(rec.sink, clock);
+    const writer = new DeltaWriter(rec.sink, new DeltaFrame(undefined, clock));
     writer.push("a");
     expect(rec.calls).toEqual(["write:a", "emit:a"]);
     writer.push("b");
@@ -47,7 +48,7 @@ describe("DeltaWriter", () => {
   it("sends a steady stream once a frame, every chunk complete and in order", () => {
     const clock = new ManualClock();
     const rec = recordingSink();
-    const writer = new DeltaWriter(rec.sink, clock);
+    const writer = new DeltaWriter(rec.sink, new DeltaFrame(undefined, clock));
     const pieces = Array.from({ length: 1000 }, (_, i) => `w${i} `);
     // 1,000 chunks over 100 ms: ten a millisecond, as a fast provider's reads come in.
     pieces.forEach((piece, i) => {
@@ -68,7 +69,7 @@ describe("DeltaWriter", () => {
   it("lets a chunk out at once when the last window closed on nothing (a slow stream is not delayed)", () => {
     const clock = new ManualClock();
     const rec = recordingSink();
-    const writer = new DeltaWriter(rec.sink, clock);
+    const writer = new DeltaWriter(rec.sink, new DeltaFrame(undefined, clock));
     writer.push("a");
     clock.advance(DELTA_BATCH_MS * 3);
     writer.push("b");
@@ -78,7 +79,7 @@ describe("DeltaWriter", () => {
   it("shows what is gathered as soon as the reply ends (a stop keeps everything received), and nothing after", () => {
     const clock = new ManualClock();
     const rec = recordingSink();
-    const writer = new DeltaWriter(rec.sink, clock);
+    const writer = new DeltaWriter(rec.sink, new DeltaFrame(undefined, clock));
     writer.pushWritten("first ");
     writer.push("second ");
     writer.push("third");
@@ -94,11 +95,85 @@ describe("DeltaWriter", () => {
   it("still shows text whose write failed, and keeps the first failure", () => {
     const clock = new ManualClock();
     const rec = recordingSink(true);
-    const writer = new DeltaWriter(rec.sink, clock);
+    const writer = new DeltaWriter(rec.sink, new DeltaFrame(undefined, clock));
     writer.push("a");
     writer.push("b");
     clock.advance(DELTA_BATCH_MS);
     expect(rec.shown()).toBe("ab");
     expect(writer.failed).toBeInstanceOf(Error);
+  });
+
+  it("writes every reply's batch of a frame in one commit, each on disk before any is shown", () => {
+    const clock = new ManualClock();
+    const calls: string[] = [];
+    const frame = new DeltaFrame((writes) => {
+      calls.push("begin");
+      writes();
+      calls.push("commit");
+    }, clock);
+    const sink = (name: string) => ({
+      write: (text: string) => void calls.push(`write:${name}:${text}`),
+      emit: (text: string) => void calls.push(`emit:${name}:${text}`),
+    });
+    const one = new DeltaWriter(sink("one"), frame);
+    const two = new DeltaWriter(sink("two"), frame);
+    one.push("a");
+    two.push("x");
+    calls.length = 0;
+    one.push("b");
+    two.push("y");
+    clock.advance(DELTA_BATCH_MS);
+    expect(calls).toEqual(["begin", "write:one:b", "write:two:y", "commit", "emit:one:b", "emit:two:y"]);
+    one.finish();
+    two.finish();
+  });
+
+  it("writes each reply on its own when the frame's commit fails: each keeps its own failure, the others land", () => {
+    const clock = new ManualClock();
+    const written: string[] = [];
+    const frame = new DeltaFrame((writes) => {
+      const before = written.length;
+      try {
+        writes();
+      } catch (error) {
+        written.length = before; // rolled back
+        throw error;
+      }
+    }, clock);
+    const shown: string[] = [];
+    const good = new DeltaWriter(
+      { write: (t) => void written.push(t), emit: (t) => void shown.push(t) },
+      frame,
+    );
+    const full = new DeltaWriter(
+      {
+        write: () => {
+          throw new Error("disk full");
+        },
+        emit: (t) => void shown.push(t),
+      },
+      frame,
+    );
+    good.push("a");
+    full.push("x");
+    good.push("b");
+    full.push("y");
+    clock.advance(DELTA_BATCH_MS);
+    expect(written).toEqual(["a", "b"]);
+    expect(shown).toEqual(["a", "x", "b", "y"]);
+    expect(good.failed).toBeNull();
+    expect(full.failed).toBeInstanceOf(Error);
+  });
+
+  it("stops its timer once every reply left the frame", () => {
+    const clock = new ManualClock();
+    const rec = recordingSink();
+    const frame = new DeltaFrame(undefined, clock);
+    const writer = new DeltaWriter(rec.sink, frame);
+    writer.push("a");
+    writer.finish();
+    expect(frame.has(writer)).toBe(false);
+    clock.advance(DELTA_BATCH_MS * 4);
+    expect(rec.calls).toEqual(["write:a", "emit:a"]);
   });
 });

@@ -15,12 +15,15 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionStoreFile } from "../../../electron/host/sessions/store/store-file.js";
 import { startStressRig, type StressRig } from "./support/stress-rig.js";
 
 const STRESS = process.env.HERMES_STRESS === "1";
 const TURNS = STRESS ? 10_000 : 200;
 const SESSIONS = STRESS ? 200 : 10;
 const SAMPLE_EVERY = STRESS ? 500 : 50;
+/** How long the host rests after the run before the last two samples (V8's memory reducer acts after ~8 s idle). */
+const IDLE_MS = STRESS ? 20_000 : 0;
 /** Chats driven at once (each lane owns its chats, one turn at a time in each). */
 const LANES = 10;
 
@@ -41,11 +44,14 @@ export function register(ctx) {
 
 let rig: StressRig;
 let prepared = 0;
+/** Every connection that prepared a statement (the session store's among them): their cache bounds are summed. */
+const connections = new Set<Database.Database>();
 const realPrepare = Database.prototype.prepare;
 
 beforeAll(async () => {
   Database.prototype.prepare = function (this: Database.Database, ...args: [string]) {
     prepared += 1;
+    connections.add(this);
     return realPrepare.apply(this, args);
   } as typeof realPrepare;
   rig = await startStressRig({
@@ -73,6 +79,8 @@ interface Sample {
   turns: number;
   rssMb: number;
   heapMb: number;
+  /** Where resident memory is, so a regression names its source (see `memoryBreakdown`). */
+  memory: MemoryBreakdown;
   pluginHostRssMb: number | null;
   handles: Record<string, number>;
   eventListeners: number;
@@ -87,6 +95,84 @@ function rssOf(pid: number | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/** Megabytes of each place resident memory can be, after a full collection. */
+interface MemoryBreakdown {
+  /** V8's heap: what is live, and what it holds from the system (committed). */
+  heapUsed: number;
+  heapCommitted: number;
+  /** The committed heap by V8 space (new_space, old_space, large_object_space…): which one holds pages it does not use. */
+  heapSpaces: Record<string, { used: number; committed: number }>;
+  /** Memory V8 allocated itself outside the heap (compilers' zones). */
+  v8Malloced: number;
+  /** Buffers and other memory outside the heap that JS objects own; arrayBuffers is the part in ArrayBuffers. */
+  external: number;
+  arrayBuffers: number;
+  /** The kernel's split of resident memory: anonymous (malloc, heaps, stacks) and file-backed (code, mmaps). */
+  rssAnon: number;
+  rssFile: number;
+  /** Threads in the process (each worker thread has its own heap and stack). */
+  threads: number;
+  /** The session store's page cache bound (SQLite's cache_size) and its write-ahead log on disk. */
+  sqliteCacheBound: number;
+  sqliteWal: number;
+  /** Open SQLite connections (each has its own cache). */
+  sqliteConnections: number;
+}
+
+const MB = 1024 * 1024;
+
+function statusField(status: string, field: string): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+}
+
+function memoryBreakdown(): MemoryBreakdown {
+  const usage = process.memoryUsage();
+  const heap = v8.getHeapStatistics();
+  const status = fs.readFileSync("/proc/self/status", "utf8");
+  const store = sessionStoreFile(rig.home);
+  let cacheBound = 0;
+  let open = 0;
+  for (const db of connections) {
+    if (!db.open) {
+      connections.delete(db);
+      continue;
+    }
+    open += 1;
+    // Through the real prepare: the sample's own statements are not the host's.
+    const pragma = (name: string) => Number(realPrepare.call(db, `PRAGMA ${name}`).pluck().get());
+    const cacheSize = pragma("cache_size");
+    // Negative cache_size is in KiB, positive in pages.
+    cacheBound += cacheSize < 0 ? -cacheSize * 1024 : cacheSize * pragma("page_size");
+  }
+  let wal = 0;
+  try {
+    wal = fs.statSync(`${store}-wal`).size;
+  } catch {
+    // No log right after a checkpoint that truncated it.
+  }
+  return {
+    heapUsed: usage.heapUsed / MB,
+    heapCommitted: usage.heapTotal / MB,
+    heapSpaces: Object.fromEntries(
+      v8
+        .getHeapSpaceStatistics()
+        .map((space) => [
+          space.space_name,
+          { used: space.space_used_size / MB, committed: space.physical_space_size / MB },
+        ]),
+    ),
+    v8Malloced: heap.malloced_memory / MB,
+    external: usage.external / MB,
+    arrayBuffers: usage.arrayBuffers / MB,
+    rssAnon: statusField(status, "RssAnon") / 1024,
+    rssFile: statusField(status, "RssFile") / 1024,
+    threads: statusField(status, "Threads"),
+    sqliteCacheBound: cacheBound / MB,
+    sqliteWal: wal / MB,
+    sqliteConnections: open,
+  };
 }
 
 // A full collection before each sample, so the figures are what is kept, not garbage not yet swept.
@@ -107,6 +193,7 @@ async function sample(turns: number): Promise<Sample> {
     turns,
     rssMb: memory.rss / 1024 / 1024,
     heapMb: memory.heapUsed / 1024 / 1024,
+    memory: memoryBreakdown(),
     pluginHostRssMb: rssOf(await rig.host.plugins.pluginHostPid()),
     handles,
     eventListeners: rig.host.events.listenerCount,
@@ -147,6 +234,15 @@ describe("soak", () => {
     );
     await rig.host.sessions.settled();
     const tookMs = performance.now() - started;
+    // Where the last sample's resident memory goes once the host rests: V8's memory reducer
+    // compacts the old space after a few idle seconds (its free pages are returned), and a
+    // compacting collection shows what is kept at all. Taken after the run, as the compaction
+    // changes the heap the later samples would measure.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const rested = await sample(TURNS);
+    v8.setFlagsFromString("--compact-on-every-full-gc");
+    const compacted = await sample(TURNS);
+    v8.setFlagsFromString("--no-compact-on-every-full-gc");
 
     expect(counts.failed).toEqual([]);
     expect(counts.turns).toBe(TURNS);
@@ -168,6 +264,9 @@ describe("soak", () => {
           stored,
           tookMs,
           samples,
+          idleMs: IDLE_MS,
+          rested,
+          compacted,
         }),
       );
     }

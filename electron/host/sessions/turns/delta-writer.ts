@@ -8,12 +8,12 @@
  * chunk that arrives while nothing is pending goes out at once, and what arrives within a display
  * frame after a batch went out is gathered and written and shown together when that frame ends.
  * Why a frame and not one turn of the event loop: a fast provider's reads come more often than a
- * screen can show them, and each batch is one commit and one message for every client.
+ * screen can show them, and each batch is one commit and one message for every client. The frame
+ * is shared by every reply streaming at once, and its batches are one commit (delta-frame.ts).
  */
-import { systemClock, type Clock, type TimerHandle } from "../../clock.js";
+import { DeltaFrame, type FrameMember } from "./delta-frame.js";
 
-/** How long after a batch went out the next is gathered: one frame at 60 Hz. */
-export const DELTA_BATCH_MS = 16;
+export { DELTA_BATCH_MS } from "./delta-frame.js";
 
 export interface DeltaSink {
   /** Appends to the stored reply; may throw when the store fails. */
@@ -22,57 +22,62 @@ export interface DeltaSink {
   emit(text: string): void;
 }
 
-export class DeltaWriter {
+export class DeltaWriter implements FrameMember {
   private buffer = "";
-  private window: TimerHandle | null = null;
   private failure: unknown = null;
   private disposed = false;
 
+  /**
+   * `frame` is the frame every streaming reply of the store shares (delta-frame.ts: one commit a
+   * frame for all); a writer on its own gets a frame of its own, written without a transaction.
+   */
   constructor(
     private readonly sink: DeltaSink,
-    private readonly clock: Clock = systemClock,
-    private readonly batchMs = DELTA_BATCH_MS,
+    private readonly frame: DeltaFrame = new DeltaFrame(),
   ) {}
 
   push(text: string): void {
     if (this.disposed || !text) return;
     this.buffer += text;
-    if (this.window) return;
+    if (this.frame.has(this)) return;
     this.flush();
-    this.openWindow();
+    this.frame.join(this);
   }
 
   /** Text the caller writes itself (the first, with the reply's row): shown now, as a flush. */
   pushWritten(text: string): void {
     if (this.disposed || !text) return;
     this.sink.emit(text);
-    this.openWindow();
+    this.frame.join(this);
   }
 
-  /**
-   * Whatever arrives before the window closes joins the next batch; a batch going out opens the
-   * next window, and a window that closes on nothing lets the next chunk out at once.
-   */
-  private openWindow(): void {
-    this.window = this.clock.setTimeout(() => {
-      this.window = null;
-      if (this.disposed || !this.buffer) return;
-      this.flush();
-      this.openWindow();
-    }, this.batchMs);
+  get pending(): boolean {
+    return !this.disposed && this.buffer !== "";
   }
 
-  /** Writes, then shows, what is gathered. A failed write is kept for `failed`, the text still shown. */
-  flush(): void {
+  writePending(): void {
+    this.sink.write(this.buffer);
+  }
+
+  /** Shows what was written (or failed to be: kept for `failed`, the text still shown). */
+  showPending(error: unknown): void {
     if (!this.buffer) return;
     const text = this.buffer;
     this.buffer = "";
-    try {
-      this.sink.write(text);
-    } catch (error) {
-      this.failure ??= error;
-    }
+    if (error) this.failure ??= error;
     this.sink.emit(text);
+  }
+
+  /** Writes, then shows, what is gathered, on its own (outside the frame's commit). */
+  flush(): void {
+    if (!this.buffer) return;
+    let error: unknown = null;
+    try {
+      this.writePending();
+    } catch (caught) {
+      error = caught;
+    }
+    this.showPending(error);
   }
 
   /** The first store failure a write hit, if any (the final write of the reply reports it too). */
@@ -82,8 +87,7 @@ export class DeltaWriter {
 
   /** The reply is over (complete, stopped or failed): gathered text is written and shown now, later pushes are ignored. */
   finish(): void {
-    if (this.window) this.clock.clearTimeout(this.window);
-    this.window = null;
+    this.frame.leave(this);
     this.flush();
     this.disposed = true;
   }

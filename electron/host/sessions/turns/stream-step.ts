@@ -15,6 +15,7 @@ import { runWithFallback, type FallbackStep } from "../../llm/fallback.js";
 import { ProviderRequestError } from "../../llm/provider-request-error.js";
 import type { Route } from "../../llm/route.js";
 import type { HookRegistry } from "../../plugins/registries/hook-registry.js";
+import type { DeltaFrame } from "./delta-frame.js";
 import { DeltaWriter } from "./delta-writer.js";
 import type { SessionStore } from "../session-store.js";
 import { MessageNotSavedError, type Transcript } from "./transcript.js";
@@ -28,6 +29,8 @@ export interface ModelStepDeps {
   transcript: Transcript;
   store: () => SessionStore;
   clock: Clock;
+  /** The frame every streaming reply's batches share, one commit each (delta-frame.ts); a frame per reply when absent. */
+  deltaFrame?: DeltaFrame;
 }
 
 export interface ModelStepInput {
@@ -93,10 +96,13 @@ export async function runModelStep(deps: ModelStepDeps, input: ModelStepInput): 
       meta: replyMeta(route, answered),
     } as const;
     reply = deps.transcript.appendReplyShowing(row, (announced) => {
-      writer = new DeltaWriter({
-        write: (chunk) => void deps.store().appendDelta(announced.id, chunk),
-        emit: (chunk) => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk }),
-      });
+      writer = new DeltaWriter(
+        {
+          write: (chunk) => void deps.store().appendDelta(announced.id, chunk),
+          emit: (chunk) => deps.transcript.emit("session.delta", sessionId, { turnId, text: chunk }),
+        },
+        deps.deltaFrame,
+      );
       writer.pushWritten(firstText);
     });
     try {

@@ -16,6 +16,7 @@ import { runAgentLoop, type AgentLoopResult } from "./agent-loop.js";
 import type { BackgroundReview } from "../background/background-review.js";
 import type { BackgroundWork } from "../background/background-work.js";
 import type { SessionStore } from "../session-store.js";
+import type { DeltaFrame } from "./delta-frame.js";
 import { MessageNotSavedError, type PersistMessage, type Transcript } from "./transcript.js";
 import type { TurnOrigin } from "./turn-types.js";
 import type { Compactor } from "./compaction.js";
@@ -31,6 +32,8 @@ export interface TurnRunnerDeps {
   external?: ExternalTools;
   transcript: Transcript;
   store: () => SessionStore;
+  /** The frame every streaming reply's batches share (delta-frame.ts). */
+  deltaFrame?: DeltaFrame;
   settings: SettingsStore;
   log: AgentLog;
   clock: Clock;
