@@ -384,8 +384,14 @@ export const plan = [
         files: ["pending-requests.ts", "sampling.ts", "elicitation.ts"],
       },
       oauth: {
-        owns: "OAuth sign-in for HTTP servers: the loopback redirect, the SDK's provider, the sign-in itself, tokens in the keychain.",
-        files: ["oauth-sign-in.ts", "oauth-callback.ts", "oauth-provider.ts", "oauth-store.ts"],
+        owns: "OAuth sign-in for HTTP servers: the loopback redirect, the SDK's provider, the sign-in itself, tokens in the keychain and their refresh before they run out.",
+        files: [
+          "oauth-sign-in.ts",
+          "oauth-callback.ts",
+          "oauth-provider.ts",
+          "oauth-store.ts",
+          "oauth-refresh.ts",
+        ],
       },
     },
   },
@@ -409,8 +415,14 @@ export const plan = [
       "plugins/sdk, the plugins layer's other rooms and the layers below it (models, config, secrets, logging, the contract, the clock); the code under `in-worker/` and the two entries run in the plugin host, so they import only the SDK, the boundary and the channel.",
     rooms: {
       launch: {
-        owns: "Starting the plugin host process under Node's permission model: its command line, the paths it may touch, the permission flags.",
-        files: ["plugin-host-process.ts", "plugin-host-args.ts", "runtime-paths.ts", "permission-flags.ts"],
+        owns: "Starting the plugin host process under Node's permission model and at the lowest OS priority: its command line, the paths it may touch, the permission flags, its nice level.",
+        files: [
+          "plugin-host-process.ts",
+          "plugin-host-args.ts",
+          "runtime-paths.ts",
+          "permission-flags.ts",
+          "plugin-host-priority.ts",
+        ],
       },
       channel: {
         owns: "The pipe between the host and the plugin host: sealed, its message codec, the doorbell a worker waits on for a synchronous answer.",
@@ -470,11 +482,12 @@ export const plan = [
       "events.ts",
       "frames.ts",
       "router.ts",
+      "schema-builders.ts",
       "param-depth.ts",
       "plugin-names.ts",
       "web-token.ts",
     ],
-    owns: "The contract shared with the renderer: the method table and its param schemas (`methods/`), events and their topics, error reasons, frames, the router, plugin method and event names; the rules and words both sides apply in `shared-rules/`.",
+    owns: "The contract shared with the renderer: the method table and its param schemas (`methods/`, built with TypeBox and `schema-builders.ts`), events and their topics, error reasons, frames, the router, plugin method and event names; the rules and words both sides apply in `shared-rules/`.",
     mayImport:
       "Nothing of the host outside `rpc/` (the renderer imports it), but the plugin SDK's types and the settings schema.",
     rooms: {
