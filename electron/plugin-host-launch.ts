@@ -18,7 +18,7 @@
  * Either way the environment is the allowlist of plugin-host-process.ts plus, in the second case,
  * ELECTRON_RUN_AS_NODE (each worker's is empty): no key, no `key_env` variable, no web token.
  */
-import type { PluginHostLaunch } from "./host/plugins/runtime/plugin-host-process.js";
+import type { PluginHostLaunch } from "./host/plugins/runtime/launch/plugin-host-process.js";
 import { spawnInUtilityProcess } from "./plugin-host-utility.js";
 
 export type DesktopPluginHostLaunch = Pick<PluginHostLaunch, "execPath" | "env" | "spawn" | "confinement">;

@@ -6,7 +6,7 @@
  * `execArgv` here is empty. A worker that finds itself unconfined refuses to run its plugin.
  */
 import { utilityProcess } from "electron";
-import type { SpawnPluginHost } from "./host/plugins/runtime/plugin-host-process.js";
+import type { SpawnPluginHost } from "./host/plugins/runtime/launch/plugin-host-process.js";
 import type { FromPluginHost } from "./host/plugins/runtime/boundary.js";
 
 export const spawnInUtilityProcess: SpawnPluginHost = (entry, options) => {

@@ -3,7 +3,7 @@
  * Electron's session and web contents (tested without Electron): which permissions are granted,
  * and where a link that would leave the app goes (the system browser, for web and mail links only).
  */
-import { externalLinkUrl } from "./host/rpc/external-links.js";
+import { externalLinkUrl } from "./host/rpc/shared-rules/external-links.js";
 import { isAppUrl } from "./window-security.js";
 
 /** What the app's page uses: writing text to the clipboard (the Copy buttons). Nothing else. */

@@ -24,7 +24,7 @@ import { LocalServerDiscovery, type DiscoveryOptions } from "./providers/discove
 import { ConsentService } from "./plugins/capabilities/consent-service.js";
 import { SideQuestionLeases } from "./plugins/capabilities/side-question-lease.js";
 import { ForkService } from "./plugins/capabilities/session-fork.js";
-import type { PluginForks } from "./plugins/runtime/ctx-host.js";
+import type { PluginForks } from "./plugins/runtime/host-half/ctx-host.js";
 import { SideQuestions } from "./plugins/capabilities/side-question.js";
 import { CommandRegistry } from "./plugins/registries/command-registry.js";
 import { findBundledPluginsDir } from "./plugins/catalog/discovery.js";
@@ -37,12 +37,12 @@ import { RuntimeCounterEvents } from "./plugins/budgets/runtime-counter-events.j
 import { PluginBudgets } from "./plugins/budgets/plugin-budget.js";
 import { BUDGET_FILE_NAME } from "./plugins/budgets/budget-file.js";
 import { PluginManager } from "./plugins/manager/plugin-manager.js";
-import type { CallDeadlines } from "./plugins/runtime/ctx-host.js";
+import type { CallDeadlines } from "./plugins/runtime/host-half/ctx-host.js";
 import { PluginRuntime } from "./plugins/runtime/plugin-runtime.js";
 import { DEFAULT_HEAP_MB, expectedDefaultWorkers } from "./plugins/manager/plugin-manager-options.js";
-import type { HeartbeatOptions } from "./plugins/runtime/worker-session.js";
-import { pluginRuntimePaths } from "./plugins/runtime/runtime-paths.js";
-import type { PluginHostLaunch } from "./plugins/runtime/plugin-host-process.js";
+import type { HeartbeatOptions } from "./plugins/runtime/host-half/worker-session.js";
+import { pluginRuntimePaths } from "./plugins/runtime/launch/runtime-paths.js";
+import type { PluginHostLaunch } from "./plugins/runtime/launch/plugin-host-process.js";
 import { pluginHandlers, type OpenFolder } from "./plugins/manager/plugin-rpc-handlers.js";
 import { PluginRpcDispatcher } from "./plugins/pages/plugin-rpc-dispatch.js";
 import { pageSessionHandlers } from "./plugins/pages/page-session-rpc.js";

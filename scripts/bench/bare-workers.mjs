@@ -11,7 +11,7 @@ import { stopChild } from "./spawn-url.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 // The permission model's switch as the product picks it for this Node (22.13+ and 23.5+ spell it
 // `--permission`; 23.0–23.4 still `--experimental-permission`).
-export const permission = (await loadHost("plugins/runtime/plugin-host-process.js")).permissionFlag();
+export const permission = (await loadHost("plugins/runtime/launch/plugin-host-process.js")).permissionFlag();
 
 /** Resolves to the ms from spawning the floor process to all `count` workers up. */
 export async function timeBareWorkers(count) {

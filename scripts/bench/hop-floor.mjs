@@ -11,7 +11,7 @@ import { loadHost } from "./plugin-host-rig.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 // The permission model's switch as the product picks it for this Node (`--permission` from 22.13
 // and 23.5, `--experimental-permission` before).
-const { permissionFlag } = await loadHost("plugins/runtime/plugin-host-process.js");
+const { permissionFlag } = await loadHost("plugins/runtime/launch/plugin-host-process.js");
 export const hopFloorPermission = permissionFlag();
 
 /** `complete(params)` is the model call the parent makes for the worker (the bare SDK). */

@@ -11,15 +11,15 @@ import type { Usage } from "../llm/usage.js";
 import type { AgentLog } from "../logging/agent-log.js";
 import type { AuxiliaryTaskRegistry } from "../models/auxiliary-tasks.js";
 import type { Vault } from "../secrets/vault.js";
-import { McpChatTools } from "./chat-tools.js";
-import { ElicitationHandler } from "./elicitation.js";
-import { McpManager } from "./mcp-manager.js";
+import { McpChatTools } from "./tools/chat-tools.js";
+import { ElicitationHandler } from "./requests/elicitation.js";
+import { McpManager } from "./connections/mcp-manager.js";
 import { McpSecrets } from "./mcp-secrets.js";
-import { McpOAuth } from "./oauth-sign-in.js";
-import { OAuthStore } from "./oauth-store.js";
+import { McpOAuth } from "./oauth/oauth-sign-in.js";
+import { OAuthStore } from "./oauth/oauth-store.js";
 import { McpService } from "./mcp-service.js";
-import { PendingRequests } from "./pending-requests.js";
-import { SamplingHandler } from "./sampling.js";
+import { PendingRequests } from "./requests/pending-requests.js";
+import { SamplingHandler } from "./requests/sampling.js";
 
 export interface McpHostDeps {
   home: string;

@@ -16,12 +16,12 @@ import type {
   McpServerView,
 } from "../rpc/methods/mcp.js";
 import { ImportFormatError, parseClaudeDesktop } from "./mcp-import.js";
-import type { McpManager } from "./mcp-manager.js";
+import type { McpManager } from "./connections/mcp-manager.js";
 import type { McpSecrets, SecretKind } from "./mcp-secrets.js";
-import { McpSignInError, type McpOAuth } from "./oauth-sign-in.js";
-import type { PendingRequests } from "./pending-requests.js";
+import { McpSignInError, type McpOAuth } from "./oauth/oauth-sign-in.js";
+import type { PendingRequests } from "./requests/pending-requests.js";
 import { serverBlockIssues, toServerConfig, type McpServerConfig } from "./server-config.js";
-import { readLogTail, ServerLog } from "./server-log.js";
+import { readLogTail, ServerLog } from "./connections/server-log.js";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 

@@ -5,7 +5,7 @@
  * none of them can list a different set. A host service: plugins reach it through one `ctx` call.
  */
 import { AUXILIARY_TASK_PATTERN, type AuxiliaryTaskConfig } from "../config/config-schema.js";
-import { BUILTIN_SLOTS } from "../rpc/auxiliary-slots.js";
+import { BUILTIN_SLOTS } from "../rpc/shared-rules/auxiliary-slots.js";
 
 // The built-ins are the contract's (the renderer shows their labels too).
 export { BUILTIN_SLOTS };

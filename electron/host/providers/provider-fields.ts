@@ -6,7 +6,7 @@
 import { checkBaseUrl } from "../models/base-url.js";
 import { ModelInputError } from "../models/model-errors.js";
 import type { ProvidersSaveParams } from "../rpc/methods/providers.js";
-import { isValidProviderId, slugifyProviderId } from "../rpc/provider-id.js";
+import { isValidProviderId, slugifyProviderId } from "../rpc/shared-rules/provider-id.js";
 
 const keyEnvPattern = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const maxNameLength = 120;

@@ -23,7 +23,7 @@ import { commandTitle, runChatCommand } from "./input/chat-command.js";
 import { ChatFiles } from "./export/chat-files.js";
 import { MessageEdits } from "./message-edits.js";
 import { SessionOverrides } from "./session-overrides.js";
-import { snapshotOf } from "./store/session-snapshot.js";
+import { snapshotOf } from "./store/tables/session-snapshot.js";
 import { SessionBusyError, SessionInputError, SessionNotFoundError } from "./store/session-errors.js";
 import { isArchivedVersion, isCommandExchange, isNotSent, isPending } from "./turns/request-builder.js";
 import type { SessionStore } from "./session-store.js";
@@ -46,7 +46,7 @@ import {
   type TurnOrigin,
 } from "./turns/turn-types.js";
 import type { SessionRecord, UsageRow } from "./store/types.js";
-import { isUsageCategory, usageEntry } from "./store/usage-ledger.js";
+import { isUsageCategory, usageEntry } from "./store/tables/usage-ledger.js";
 import type { ExternalTools } from "./turns/external-tools.js";
 
 export interface SessionServiceDeps {

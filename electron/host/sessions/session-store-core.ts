@@ -6,16 +6,16 @@
  */
 import type { Database } from "better-sqlite3";
 import type { Clock } from "../clock.js";
-import { LoggedMessages } from "./store/logged-messages.js";
-import { MessageTable } from "./store/message-table.js";
+import { LoggedMessages } from "./store/pending/logged-messages.js";
+import { MessageTable } from "./store/tables/message-table.js";
 import { openSessionDatabase, type BeforeMigration } from "./store/open-database.js";
-import type { PendingMessage } from "./store/pending-log.js";
-import { SearchTerms } from "./store/search-terms.js";
+import type { PendingMessage } from "./store/pending/pending-log.js";
+import { SearchTerms } from "./store/text/search-terms.js";
 import { SessionSearch } from "./search/session-search.js";
 import { SessionStoreError, translateSqliteError } from "./store/session-store-error.js";
-import { SessionTable } from "./store/session-table.js";
+import { SessionTable } from "./store/tables/session-table.js";
 import type { MessageRecord, NewMessage } from "./store/types.js";
-import { UsageLedger } from "./store/usage-ledger.js";
+import { UsageLedger } from "./store/tables/usage-ledger.js";
 
 export type SessionStoreOptions = {
   /** The SQLite file; created (with its folder) when missing. */

@@ -4,7 +4,7 @@
  */
 import { ChartColumn } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { BUILTIN_SLOTS } from "../../../electron/host/rpc/auxiliary-slots.js";
+import { BUILTIN_SLOTS } from "../../../electron/host/rpc/shared-rules/auxiliary-slots.js";
 import { useTranscript } from "../stores/chat/chat-context.js";
 import type { UsageRow } from "../stores/chat/chat-model.js";
 import { InlineAlert } from "../ui/inline-alert.js";

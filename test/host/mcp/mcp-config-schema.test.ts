@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { findDocumentIssues } from "../../../electron/host/config/schema-issues.js";
-import { isUsageCategory } from "../../../electron/host/sessions/store/usage-ledger.js";
+import { isUsageCategory } from "../../../electron/host/sessions/store/tables/usage-ledger.js";
 import { BUILTIN_SLOTS } from "../../../electron/host/models/auxiliary-tasks.js";
 
 // docs/contract.md §13.1's example, as a user would write it.

@@ -2,9 +2,9 @@
 /** The person's pending MCP requests and sampling limits (docs/contract.md §13.3, §13.4), without a server. */
 import { describe, expect, it } from "vitest";
 import { EventHub } from "../../../electron/host/events.js";
-import { ElicitationHandler } from "../../../electron/host/mcp/elicitation.js";
-import { PendingRequests } from "../../../electron/host/mcp/pending-requests.js";
-import { SamplingHandler } from "../../../electron/host/mcp/sampling.js";
+import { ElicitationHandler } from "../../../electron/host/mcp/requests/elicitation.js";
+import { PendingRequests } from "../../../electron/host/mcp/requests/pending-requests.js";
+import { SamplingHandler } from "../../../electron/host/mcp/requests/sampling.js";
 import { toServerConfig } from "../../../electron/host/mcp/server-config.js";
 import { waitFor } from "../support/temp-home.js";
 import { defaultSettings } from "../../../electron/host/config/config-schema.js";

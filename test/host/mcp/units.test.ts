@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { toServerConfig, expandVariables } from "../../../electron/host/mcp/server-config.js";
-import { fnmatch, qualifiedToolName, toolEnabled } from "../../../electron/host/mcp/tool-names.js";
+import { fnmatch, qualifiedToolName, toolEnabled } from "../../../electron/host/mcp/tools/tool-names.js";
 import { parseClaudeDesktop, toServerId } from "../../../electron/host/mcp/mcp-import.js";
-import { convertToolResult, cutToLimit, stripTagCharacters } from "../../../electron/host/mcp/tool-result.js";
-import { findCommand } from "../../../electron/host/mcp/command-lookup.js";
-import { loginShellPath, mergePaths } from "../../../electron/host/mcp/shell-path.js";
+import {
+  convertToolResult,
+  cutToLimit,
+  stripTagCharacters,
+} from "../../../electron/host/mcp/tools/tool-result.js";
+import { findCommand } from "../../../electron/host/mcp/connections/command-lookup.js";
+import { loginShellPath, mergePaths } from "../../../electron/host/mcp/connections/shell-path.js";
 import {
   MAX_REFRESH_MARGIN_MS,
   refreshDue,
   refreshMarginMs,
-} from "../../../electron/host/mcp/oauth-refresh.js";
+} from "../../../electron/host/mcp/oauth/oauth-refresh.js";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

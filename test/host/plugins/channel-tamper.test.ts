@@ -5,12 +5,12 @@
  * be acted on, and what a plugin steals from the pipe must be unreadable; each time the channel is
  * given up and the plugin host started again, and every plugin registers again. The writes and
  * the reads run both with the plugin host confined as a process and with only its workers confined
- * (the packaged app's mode: runtime/permission-flags.ts); the descriptors are the same in both.
+ * (the packaged app's mode: runtime/launch/permission-flags.ts); the descriptors are the same in both.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Confinement } from "../../../electron/host/plugins/runtime/permission-flags.js";
+import type { Confinement } from "../../../electron/host/plugins/runtime/launch/permission-flags.js";
 import type { PluginView } from "../../../electron/host/plugins/manager/plugin-manager.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 import { tempHome, waitFor } from "../support/temp-home.js";

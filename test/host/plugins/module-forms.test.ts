@@ -1,4 +1,4 @@
-// How a plugin's main module is loaded in its worker (runtime/plugin-module.ts): `require()` first,
+// How a plugin's main module is loaded in its worker (runtime/in-worker/plugin-module.ts): `require()` first,
 // `import()` where only it can load the file. Each form loads as `import()` alone would load it, and
 // its top-level code runs once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

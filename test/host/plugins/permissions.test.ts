@@ -11,8 +11,11 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Confinement } from "../../../electron/host/plugins/runtime/permission-flags.js";
-import { ENV_ALLOWLIST, pluginHostEnv } from "../../../electron/host/plugins/runtime/plugin-host-process.js";
+import type { Confinement } from "../../../electron/host/plugins/runtime/launch/permission-flags.js";
+import {
+  ENV_ALLOWLIST,
+  pluginHostEnv,
+} from "../../../electron/host/plugins/runtime/launch/plugin-host-process.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 import { tempHome } from "../support/temp-home.js";
 import { FAKE_KEY, writePlugin } from "./plugin-rig.js";

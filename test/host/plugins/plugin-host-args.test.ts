@@ -1,11 +1,11 @@
-// The plugin host's launch arguments (runtime/plugin-host-args.ts): what the host writes reads back
+// The plugin host's launch arguments (runtime/launch/plugin-host-args.ts): what the host writes reads back
 // the same, and each malformed argument is refused saying what is wrong.
 import { describe, expect, it } from "vitest";
 import {
   encodePluginHostArgs,
   parsePluginHostArgs,
   type PluginHostArgs,
-} from "../../../electron/host/plugins/runtime/plugin-host-args.js";
+} from "../../../electron/host/plugins/runtime/launch/plugin-host-args.js";
 
 const good: PluginHostArgs = {
   confinement: "worker",

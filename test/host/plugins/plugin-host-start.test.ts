@@ -1,5 +1,5 @@
 /**
- * The plugin host's start deadline (runtime/plugin-host-process.ts) is the plugin host's to meet,
+ * The plugin host's start deadline (runtime/launch/plugin-host-process.ts) is the plugin host's to meet,
  * not this process's: a ready message that arrived while this process was itself busy past the
  * deadline counts. The child here is a stand-in whose messages come over a real local socket, so
  * the ready message is real I/O waiting to be read when the deadline's timer fires.
@@ -11,7 +11,7 @@ import { afterEach, expect, it } from "vitest";
 import {
   PluginHostProcess,
   type PluginHostChild,
-} from "../../../electron/host/plugins/runtime/plugin-host-process.js";
+} from "../../../electron/host/plugins/runtime/launch/plugin-host-process.js";
 
 const sockets: net.Socket[] = [];
 let server: net.Server | null = null;

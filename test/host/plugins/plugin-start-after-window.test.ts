@@ -10,7 +10,7 @@ import { getPriority } from "node:os";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { createHost, type Host } from "../../../electron/host/create-host.js";
-import { PLUGIN_HOST_PRIORITY } from "../../../electron/host/plugins/runtime/plugin-host-priority.js";
+import { PLUGIN_HOST_PRIORITY } from "../../../electron/host/plugins/runtime/launch/plugin-host-priority.js";
 import { createKeytarVault } from "../../../electron/host/secrets/vault.js";
 import { tempHome, waitFor } from "../support/temp-home.js";
 

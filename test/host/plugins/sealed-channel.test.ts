@@ -12,7 +12,7 @@ import {
   newChannelKey,
   parseChannelKey,
   SealedChannel,
-} from "../../../electron/host/plugins/runtime/sealed-channel.js";
+} from "../../../electron/host/plugins/runtime/channel/sealed-channel.js";
 
 const text = (frames: Buffer[]) => frames.map((frame) => frame.toString("utf8"));
 

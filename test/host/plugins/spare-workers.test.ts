@@ -8,11 +8,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PluginView } from "../../../electron/host/plugins/manager/plugin-manager.js";
-import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/plugin-host-args.js";
+import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/launch/plugin-host-args.js";
 import {
   spawnNodePluginHost,
   type SpawnPluginHost,
-} from "../../../electron/host/plugins/runtime/plugin-host-process.js";
+} from "../../../electron/host/plugins/runtime/launch/plugin-host-process.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 import { tempHome, waitFor } from "../support/temp-home.js";
 import { writePlugin } from "./plugin-rig.js";

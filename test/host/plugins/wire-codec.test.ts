@@ -1,10 +1,10 @@
 /**
- * The plugin host's IPC codec (runtime/wire-codec.ts): what JSON carries exactly goes as JSON,
+ * The plugin host's IPC codec (runtime/channel/wire-codec.ts): what JSON carries exactly goes as JSON,
  * everything else a structured clone keeps goes in a V8 envelope, and either way the other side
  * gets the same value after the channel's own JSON round trip.
  */
 import { describe, expect, it } from "vitest";
-import { decodeWire, encodeWire } from "../../../electron/host/plugins/runtime/wire-codec.js";
+import { decodeWire, encodeWire } from "../../../electron/host/plugins/runtime/channel/wire-codec.js";
 
 /** What a `json` IPC channel does to a message, then the codec's decode. */
 const acrossJsonChannel = (message: unknown): unknown =>

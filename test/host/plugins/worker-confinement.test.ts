@@ -1,4 +1,4 @@
-// A plugin worker's boot check (runtime/worker-confinement.ts), against the permission objects of
+// A plugin worker's boot check (runtime/in-worker/worker-confinement.ts), against the permission objects of
 // real workers on this Node: one started with its permission flags passes; one without them, one
 // allowed to start workers or child processes, and one that may read under a working directory
 // other than its own code folder are refused with a reason. (The whole path, a plugin that shows
@@ -11,12 +11,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   permissionFlag,
   workerPermissionFlags,
-} from "../../../electron/host/plugins/runtime/permission-flags.js";
+} from "../../../electron/host/plugins/runtime/launch/permission-flags.js";
 import {
   assertWorkerConfined,
   confinementProblem,
   NOT_CONFINED,
-} from "../../../electron/host/plugins/runtime/worker-confinement.js";
+} from "../../../electron/host/plugins/runtime/in-worker/worker-confinement.js";
 
 const ownDir = mkdtempSync(path.join(tmpdir(), "hermes-confinement-"));
 afterAll(() => rmSync(ownDir, { recursive: true, force: true }));

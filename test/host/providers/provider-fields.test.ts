@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { slugifyProviderId } from "../../../electron/host/rpc/provider-id.js";
+import { slugifyProviderId } from "../../../electron/host/rpc/shared-rules/provider-id.js";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 
 let t: TestHost;

@@ -20,7 +20,7 @@ import { hopFloorPermission, startHopFloor } from "../../../scripts/bench/hop-fl
 import { timeBareWorkers } from "../../../scripts/bench/bare-workers.mjs";
 // @ts-expect-error: a plain ES module of the bench scripts, without type declarations.
 import { permission as bareWorkersPermission } from "../../../scripts/bench/bare-workers.mjs";
-import { permissionFlag } from "../../../electron/host/plugins/runtime/plugin-host-process.js";
+import { permissionFlag } from "../../../electron/host/plugins/runtime/launch/plugin-host-process.js";
 
 interface WithFetch {
   fetch: unknown;

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { contentOf } from "../../../electron/host/sessions/store/message-chunks.js";
+import { contentOf } from "../../../electron/host/sessions/store/tables/message-chunks.js";
 import { startSessionRig, type SessionRig } from "./support/session-rig.js";
 
 let rig: SessionRig;

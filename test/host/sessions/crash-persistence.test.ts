@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../fixtures/manual-clock.js";
-import { contentOf } from "../../../electron/host/sessions/store/message-chunks.js";
+import { contentOf } from "../../../electron/host/sessions/store/tables/message-chunks.js";
 import { SessionStore } from "../../../electron/host/sessions/session-store.js";
 import { startFakeProvider, type FakeProvider } from "../../fixtures/fake-provider.js";
 import { requireSecretService } from "../support/test-host.js";

@@ -16,10 +16,10 @@ import {
   permissionFlag,
   permissionFlags,
   type PluginHostLaunch,
-} from "../../../electron/host/plugins/runtime/plugin-host-process.js";
-import { workerPermissionFlags } from "../../../electron/host/plugins/runtime/permission-flags.js";
-import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/plugin-host-args.js";
-import { CHANNEL_KEY_ENV } from "../../../electron/host/plugins/runtime/sealed-channel.js";
+} from "../../../electron/host/plugins/runtime/launch/plugin-host-process.js";
+import { workerPermissionFlags } from "../../../electron/host/plugins/runtime/launch/permission-flags.js";
+import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/launch/plugin-host-args.js";
+import { CHANNEL_KEY_ENV } from "../../../electron/host/plugins/runtime/channel/sealed-channel.js";
 
 const forks: Array<{
   entry: string;

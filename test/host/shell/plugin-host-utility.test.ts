@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { startTestHost, type TestHost } from "../support/test-host.js";
 import { tempHome } from "../support/temp-home.js";
 import { writePlugin } from "../plugins/plugin-rig.js";
-import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/plugin-host-args.js";
+import { parsePluginHostArgs } from "../../../electron/host/plugins/runtime/launch/plugin-host-args.js";
 
 const shim = path.join(import.meta.dirname, "support", "parent-port-shim.mjs");
 const ignoreWorkerFlags = path.join(import.meta.dirname, "support", "ignore-worker-flags-shim.mjs");

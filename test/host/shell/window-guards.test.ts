@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { externalLinkUrl } from "../../../electron/host/rpc/external-links.js";
+import { externalLinkUrl } from "../../../electron/host/rpc/shared-rules/external-links.js";
 import { grantedPermissions, isPermissionGranted, openOutside } from "../../../electron/window-guards.js";
 import { appOrigin } from "../../../electron/window-security.js";
 

@@ -6,8 +6,8 @@
  * import the first time; a reference the app can't call resolves to null with the reason.
  */
 import type { ModelSettings, ProviderConfig } from "../config-schema.js";
-import { providerPresets } from "../../rpc/provider-presets.js";
-import { isValidProviderId, slugifyProviderId } from "../../rpc/provider-id.js";
+import { providerPresets } from "../../rpc/shared-rules/provider-presets.js";
+import { isValidProviderId, slugifyProviderId } from "../../rpc/shared-rules/provider-id.js";
 import { envReference, isMap, optionalMap, optionalString, type HermesMap } from "./hermes-values.js";
 
 /** Hermes built-ins that speak the OpenAI API, beyond the app's own presets. */

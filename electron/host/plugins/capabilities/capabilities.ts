@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import type { CapabilityId } from "../../../../plugins/sdk/types.js";
 import type { PluginEntryDocument, PluginLlmPolicy } from "../../config/config-schema.js";
-import { CAPABILITY_WORDS } from "../../rpc/capability-text.js";
+import { CAPABILITY_WORDS } from "../../rpc/shared-rules/capability-text.js";
 
 export const CAPABILITY_IDS: readonly CapabilityId[] = [
   "llm.side_question",

@@ -8,7 +8,7 @@ import type { PluginRuntimeView, PluginView } from "../../rpc/methods/plugins.js
 import type { DiscoveredPlugin } from "./discovery.js";
 import type { PluginBudgets } from "../budgets/plugin-budget.js";
 import type { CrashDecision, CrashHistory } from "../runtime/crash-policy.js";
-import type { SessionEnd, WorkerSession } from "../runtime/worker-session.js";
+import type { SessionEnd, WorkerSession } from "../runtime/host-half/worker-session.js";
 
 export interface Running {
   session: WorkerSession;

@@ -6,7 +6,7 @@ import type { Clock } from "../../clock.js";
 import type { Settings, SettingsDocument } from "../../config/config-schema.js";
 import type { PluginIdleTaskView } from "../../rpc/methods/plugins.js";
 import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
-import type { WorkerServices } from "../runtime/worker-launch.js";
+import type { WorkerServices } from "../runtime/host-half/worker-launch.js";
 
 /** A worker's heap cap when `plugins.entries.<id>.limits.heap_mb` is unset (docs/contract.md §5.4). */
 export const DEFAULT_HEAP_MB = 256;

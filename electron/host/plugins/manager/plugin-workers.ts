@@ -11,9 +11,9 @@ import type { PluginRpcRegistry } from "../pages/rpc-registry.js";
 import type { PluginCatalog } from "../catalog/plugin-catalog.js";
 import { DEFAULT_HEAP_MB, PluginInactiveError, type PluginManagerOptions } from "./plugin-manager-options.js";
 import { crashDecision, type PluginRecord, type Running } from "../catalog/plugin-record.js";
-import { unpackedPath } from "../runtime/runtime-paths.js";
-import type { SessionEnd } from "../runtime/worker-session.js";
-import { mirrorFor, openPluginWorker } from "../runtime/worker-launch.js";
+import { unpackedPath } from "../runtime/launch/runtime-paths.js";
+import type { SessionEnd } from "../runtime/host-half/worker-session.js";
+import { mirrorFor, openPluginWorker } from "../runtime/host-half/worker-launch.js";
 
 /** How long a worker may take to boot (a loaded machine), before register's own deadline. */
 const WORKER_BOOT_TIMEOUT_MS = 60_000;

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { unpackedPath } from "./runtime-paths.js";
+import { unpackedPath } from "./launch/runtime-paths.js";
 
 export interface PluginHostBundle {
   /** The plugin host's entry module. */

@@ -11,18 +11,18 @@ import { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Frame, FromPluginHost, ToPluginHost, WorkerBoot, WorkerInit } from "./boundary.js";
-import { ringDoorbell } from "./doorbell.js";
-import { workerPermissionFlags } from "./permission-flags.js";
-import { parsePluginHostArgs, type PluginHostArgs } from "./plugin-host-args.js";
-import { lowerOwnPriority } from "./plugin-host-priority.js";
+import { ringDoorbell } from "./channel/doorbell.js";
+import { workerPermissionFlags } from "./launch/permission-flags.js";
+import { parsePluginHostArgs, type PluginHostArgs } from "./launch/plugin-host-args.js";
+import { lowerOwnPriority } from "./launch/plugin-host-priority.js";
 import {
   CHANNEL_FD,
   CHANNEL_KEY_ENV,
   EXIT_CHANNEL_TAMPERED,
   parseChannelKey,
   SealedChannel,
-} from "./sealed-channel.js";
-import { NOT_CONFINED } from "./worker-confinement.js";
+} from "./channel/sealed-channel.js";
+import { NOT_CONFINED } from "./in-worker/worker-confinement.js";
 
 // CommonJS (scripts/build-bundles.mjs): cheaper to start than an ES module entry.
 const workerFile = new URL("./plugin-worker.cjs", import.meta.url);

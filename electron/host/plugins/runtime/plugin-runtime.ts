@@ -11,8 +11,13 @@ import {
   locatePluginHostBundle,
   type PluginHostBundle,
 } from "./plugin-host-bundle.js";
-import { PluginHostProcess, type PluginHostLaunch, type SpareWorkers } from "./plugin-host-process.js";
-import { defaultHeartbeat, WorkerSession, type HeartbeatOptions, type SessionEnd } from "./worker-session.js";
+import { PluginHostProcess, type PluginHostLaunch, type SpareWorkers } from "./launch/plugin-host-process.js";
+import {
+  defaultHeartbeat,
+  WorkerSession,
+  type HeartbeatOptions,
+  type SessionEnd,
+} from "./host-half/worker-session.js";
 
 export interface PluginRuntimeOptions {
   readPaths: readonly string[];

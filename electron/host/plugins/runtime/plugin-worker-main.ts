@@ -9,11 +9,11 @@ import type { getHeapStatistics as GetHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import type { RegisterFn } from "../../../../plugins/sdk/types.js";
 import type { CtxCalls, Frame, PluginCalls, WorkerBoot } from "./boundary.js";
-import { DoorbellReceiver } from "./doorbell.js";
+import { DoorbellReceiver } from "./channel/doorbell.js";
 import { Endpoint } from "./endpoint.js";
-import { loadPluginModule } from "./plugin-module.js";
-import { assertWorkerConfined } from "./worker-confinement.js";
-import { createWorkerCtx, type WorkerCtx } from "./worker-ctx.js";
+import { loadPluginModule } from "./in-worker/plugin-module.js";
+import { assertWorkerConfined } from "./in-worker/worker-confinement.js";
+import { createWorkerCtx, type WorkerCtx } from "./in-worker/worker-ctx.js";
 
 class PluginLoadError extends Error {
   override readonly name = "PluginLoadError";

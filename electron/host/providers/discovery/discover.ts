@@ -7,7 +7,7 @@
 import type { ProviderConfig } from "../../config/config-schema.js";
 import type { DiscoveredServer, LocalServerKind } from "../../rpc/methods/provider-discovery.js";
 import { isPrivateEndpoint } from "../../models/private-endpoint.js";
-import { slugifyProviderId } from "../../rpc/provider-id.js";
+import { slugifyProviderId } from "../../rpc/shared-rules/provider-id.js";
 import { jsonOf, probeHttp } from "./http-probe.js";
 import { LOCAL_SERVER_NAMES, localServerTargets, type LocalServerTarget } from "./local-servers.js";
 import { openAiModelList, probeLocalServer } from "./server-probes.js";

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { method, noParams, params } from "../define.js";
-import { providerIdPattern } from "../provider-id.js";
+import { providerIdPattern } from "../shared-rules/provider-id.js";
 
 export { providerIdPattern };
 

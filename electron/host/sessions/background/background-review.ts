@@ -12,7 +12,7 @@ import type { ChatMessage } from "../../llm/chat-request.js";
 import type { AgentLog } from "../../logging/agent-log.js";
 import { contextWindowOf, type ModelInfoCache } from "../../models/model-capabilities.js";
 import { parseJsonReply } from "../../plugins/llm/json-reply.js";
-import { MEMORY_PROPOSAL_NOTICE } from "../../rpc/session-notices.js";
+import { MEMORY_PROPOSAL_NOTICE } from "../../rpc/shared-rules/session-notices.js";
 import type { BackgroundWork } from "./background-work.js";
 import { isArchivedVersion, isCommandExchange, isNotSent, isPending } from "../turns/request-builder.js";
 import { SessionInputError } from "../store/session-errors.js";

@@ -2,11 +2,11 @@
 import type { SettingsStore } from "../../config/settings-store.js";
 import { chatToJson, chatToMarkdown, parseChatExport } from "./chat-export.js";
 import { SessionNotFoundError } from "../store/session-errors.js";
-import { snapshotOf } from "../store/session-snapshot.js";
+import { snapshotOf } from "../store/tables/session-snapshot.js";
 import type { SessionStore } from "../session-store.js";
 import type { Transcript } from "../turns/transcript.js";
 import type { SessionSnapshot } from "../store/types.js";
-import { isUsageCategory } from "../store/usage-ledger.js";
+import { isUsageCategory } from "../store/tables/usage-ledger.js";
 
 export type ExportFormat = "markdown" | "json";
 

@@ -3,7 +3,7 @@
  * bytes (not the name or the declared type), at most 5 MB each and 4 per message. They are kept
  * with the message in the session store (base64 in its meta), never as loose files.
  */
-import { sniffImageType, type ImageMimeType } from "../../rpc/image-types.js";
+import { sniffImageType, type ImageMimeType } from "../../rpc/shared-rules/image-types.js";
 import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE } from "../../rpc/methods/sessions.js";
 import { SessionInputError } from "../store/session-errors.js";
 

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import { sessionRowOfKey } from "../store/message-key.js";
+import { sessionRowOfKey } from "../store/tables/message-key.js";
 
 /**
  * Matching messages read in ascending key order, i.e. newest-created session first. Every session

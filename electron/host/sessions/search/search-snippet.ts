@@ -1,5 +1,5 @@
 import { foldForSearch, tokenReader, tokenSpans, type SearchTerm } from "./fts-query.js";
-import { markdownToPlainText } from "../store/markdown-plain.js";
+import { markdownToPlainText } from "../store/text/markdown-plain.js";
 import type { SearchSnippet } from "../store/types.js";
 
 const TOKENS_BEFORE = 5;

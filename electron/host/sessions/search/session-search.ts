@@ -1,10 +1,14 @@
 import type { Database, Statement } from "better-sqlite3";
 import { parseSearchQuery, prefixToken, toMatchExpression, type ParsedQuery } from "./fts-query.js";
 import { MessageHits } from "./message-hits.js";
-import { sessionKeyRange } from "../store/message-key.js";
+import { sessionKeyRange } from "../store/tables/message-key.js";
 import { buildSnippet } from "./search-snippet.js";
-import { SearchTerms, type WordCompletions } from "../store/search-terms.js";
-import { summaryColumns as sessionColumns, toSummary, type SessionRow } from "../store/session-table.js";
+import { SearchTerms, type WordCompletions } from "../store/text/search-terms.js";
+import {
+  summaryColumns as sessionColumns,
+  toSummary,
+  type SessionRow,
+} from "../store/tables/session-table.js";
 import type { SearchHit } from "../store/types.js";
 
 export type SearchOptions = { limit?: number };

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { messageChunksSchema } from "./message-chunks.js";
+import { messageChunksSchema } from "./tables/message-chunks.js";
 
 /**
  * The store's schema, as an ordered list of steps. `PRAGMA user_version` records the last step

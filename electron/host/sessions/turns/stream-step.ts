@@ -21,7 +21,7 @@ import type { SessionStore } from "../session-store.js";
 import { MessageNotSavedError, type Transcript } from "./transcript.js";
 import { HostShutdownAbort } from "./turn-types.js";
 import type { MessageMeta, MessageRecord } from "../store/types.js";
-import { usageEntry } from "../store/usage-ledger.js";
+import { usageEntry } from "../store/tables/usage-ledger.js";
 
 export interface ModelStepDeps {
   engine: ChatEngine;

@@ -5,7 +5,7 @@
  */
 import { Brain, Check, X } from "lucide-react";
 import { useState } from "react";
-import { MEMORY_PROPOSAL_NOTICE } from "../../../../electron/host/rpc/session-notices.js";
+import { MEMORY_PROPOSAL_NOTICE } from "../../../../electron/host/rpc/shared-rules/session-notices.js";
 import { describeError } from "../../api/rpc-error.js";
 import { useTranscript } from "../../stores/chat/chat-context.js";
 import type { ChatMessage } from "../../stores/chat/chat-model.js";

@@ -11,7 +11,10 @@ import {
   MAX_IMAGES_PER_MESSAGE,
   type SessionImageInput,
 } from "../../../../electron/host/rpc/methods/sessions.js";
-import { IMAGE_SIGNATURE_BYTES, sniffImageType } from "../../../../electron/host/rpc/image-types.js";
+import {
+  IMAGE_SIGNATURE_BYTES,
+  sniffImageType,
+} from "../../../../electron/host/rpc/shared-rules/image-types.js";
 
 export interface PendingImage extends SessionImageInput {
   /** For the preview: the same bytes as a data: URL. */

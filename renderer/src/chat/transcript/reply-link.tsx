@@ -4,7 +4,7 @@
  * within the reply (footnotes) stay in it. Any other link is refused, with a note beside it.
  */
 import { useState, type ReactNode } from "react";
-import { externalLinkUrl } from "../../../../electron/host/rpc/external-links.js";
+import { externalLinkUrl } from "../../../../electron/host/rpc/shared-rules/external-links.js";
 
 export const refusedLinkNote =
   "Not opened: only web (http, https) and mail (mailto) links open from a reply.";

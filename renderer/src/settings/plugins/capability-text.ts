@@ -6,7 +6,7 @@ import {
   CAPABILITY_WORDS,
   type CapabilityWords,
   type ContractCapabilityId,
-} from "../../../../electron/host/rpc/capability-text.js";
+} from "../../../../electron/host/rpc/shared-rules/capability-text.js";
 
 export type CapabilityText = CapabilityWords;
 

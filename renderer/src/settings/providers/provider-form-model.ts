@@ -3,9 +3,12 @@
  * API key, which lives only in its input), and the `providers.save` params. The host checks the
  * fields and derives a new provider's id; its `invalid_params` error names the field to mark.
  */
-import { providerPresets, type ProviderPreset } from "../../../../electron/host/rpc/provider-presets.js";
+import {
+  providerPresets,
+  type ProviderPreset,
+} from "../../../../electron/host/rpc/shared-rules/provider-presets.js";
 import type { ProvidersSaveParams, ProviderView } from "../../../../electron/host/rpc/methods/providers.js";
-import { slugifyProviderId } from "../../../../electron/host/rpc/provider-id.js";
+import { slugifyProviderId } from "../../../../electron/host/rpc/shared-rules/provider-id.js";
 import { HermesRpcError } from "../../api/rpc-error.js";
 
 export const customPresetId = "custom";

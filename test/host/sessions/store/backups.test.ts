@@ -8,7 +8,7 @@ import {
   LATEST_SCHEMA_VERSION,
   migrate,
 } from "../../../../electron/host/sessions/store/migrations.js";
-import { messageKey } from "../../../../electron/host/sessions/store/message-key.js";
+import { messageKey } from "../../../../electron/host/sessions/store/tables/message-key.js";
 import { SessionStoreError } from "../../../../electron/host/sessions/store/session-store-error.js";
 import {
   BACKUP_INTERVAL_MS,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   MARKDOWN_RULES,
   markdownToPlainText,
-} from "../../../../electron/host/sessions/store/markdown-plain.js";
+} from "../../../../electron/host/sessions/store/text/markdown-plain.js";
 import { seededRandom } from "../../../fixtures/seeded-random.js";
 
 function everyRule(markdown: string): string {

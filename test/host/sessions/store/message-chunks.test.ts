@@ -2,7 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../fixtures/manual-clock.js";
-import { ROW_APPEND_LIMIT } from "../../../../electron/host/sessions/store/message-chunks.js";
+import { ROW_APPEND_LIMIT } from "../../../../electron/host/sessions/store/tables/message-chunks.js";
 import {
   LATEST_SCHEMA_VERSION,
   MIGRATIONS,

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { LATEST_SCHEMA_VERSION } from "../../../../electron/host/sessions/store/migrations.js";
 import { SessionSearch } from "../../../../electron/host/sessions/search/session-search.js";
-import type { WordCompletions } from "../../../../electron/host/sessions/store/search-terms.js";
+import type { WordCompletions } from "../../../../electron/host/sessions/store/text/search-terms.js";
 import { seededRandom } from "../../../fixtures/seeded-random.js";
 import { openStore, snapshot } from "./store-fixtures.js";
 
