@@ -183,7 +183,8 @@ function firstLine(path) {
     .map((l) => l.replace(/^\s*(\*|\/\/)\s?/, "").trim())
     .join(" ")
     .trim();
-  const sentence = words.match(/^.*?[.:](?=\s|$)/)?.[0] ?? words;
+  // The first sentence: up to a full stop, never one inside a code span.
+  const sentence = words.match(/^(?:`[^`]*`|[^`])*?\.(?=\s|$)/)?.[0] ?? words;
   return sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence;
 }
 // What each room imports of its sibling rooms, read from today's code with the moves applied.
@@ -217,7 +218,8 @@ const shortDir = (dir) => dir.replace(/^(electron\/host|renderer\/src|electron)\
 function readmeFor({ dir, spec, parent }) {
   const title = `# ${shortDir(dir)}`;
   const inRoom = [...moves].filter(([, to]) => posix.dirname(to) === dir);
-  const own = parent
+  // A room moved on an earlier run has no moves left: its files are those it holds.
+  const own = inRoom.length
     ? inRoom.map(([from, to]) => [posix.basename(to), firstLine(from)])
     : tracked
         .filter((f) => posix.dirname(f) === dir && /\.(ts|tsx|css)$/.test(f) && !moves.has(f))

@@ -34,6 +34,8 @@ async function hostWith(count: number, broken?: string) {
   cleanups.push(() => stopChild(child) as Promise<void>);
   const host = (await connectHost(await url)) as { call: Call; close: () => void };
   cleanups.push(() => host.close());
+  // Plugins start once the window says it is interactive (one start gate), as the bench does.
+  await host.call("host.interactive");
   return host;
 }
 
